@@ -1,0 +1,74 @@
+// Builds: the extension bundle (node/cjs, `vscode` external), the webview bundles (browser/iife),
+// and a transpiled copy of src + tests under out/ (not bundled) for the unit and in-host test runners.
+import { build } from 'esbuild';
+import { readdirSync, statSync, existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+const production = process.argv.includes('--production');
+
+function walk(dir, pred, acc = []) {
+  if (!existsSync(dir)) return acc;
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) walk(p, pred, acc);
+    else if (pred(p)) acc.push(p);
+  }
+  return acc;
+}
+
+const extension = build({
+  entryPoints: ['src/extension.ts'],
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  external: ['vscode'],
+  outfile: 'dist/extension.js',
+  minify: production,
+  sourcemap: !production,
+  sourcesContent: false,
+  metafile: true,
+  logLevel: 'warning',
+});
+
+const webviewEntries = walk('src/webviews/apps', (p) => /[/\\]main\.ts$/.test(p));
+const webviews = webviewEntries.length
+  ? build({
+      entryPoints: Object.fromEntries(webviewEntries.map((p) => [p.split(/[/\\]/).slice(-2, -1)[0], p])),
+      bundle: true,
+      platform: 'browser',
+      format: 'iife',
+      target: 'es2022',
+      outdir: 'dist/webviews',
+      minify: production,
+      sourcemap: !production,
+      sourcesContent: false,
+      logLevel: 'warning',
+    })
+  : Promise.resolve();
+
+// Tests run from out/: every .ts of src (except the browser apps) and of test/ is transpiled 1:1,
+// so unit tests import src modules directly and in-host tests `require` mocha from node_modules.
+let tests = Promise.resolve();
+if (!production) {
+  rmSync('out', { recursive: true, force: true });
+  const files = [
+    ...walk('src', (p) => p.endsWith('.ts') && !p.endsWith('.d.ts') && !/[/\\]webviews[/\\]apps[/\\]/.test(p)),
+    ...walk('test', (p) => p.endsWith('.ts') && !p.endsWith('.d.ts')),
+  ];
+  tests = build({
+    entryPoints: files,
+    bundle: false,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    outdir: 'out',
+    outbase: '.',
+    sourcemap: true,
+    logLevel: 'warning',
+  });
+}
+
+const [ext] = await Promise.all([extension, webviews, tests]);
+const bytes = Object.values(ext.metafile.outputs).find((o) => o.entryPoint === 'src/extension.ts')?.bytes ?? 0;
+console.log(`built dist/extension.js (${(bytes / 1024).toFixed(0)} KB${production ? ', minified' : ''})`);

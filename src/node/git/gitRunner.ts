@@ -1,0 +1,184 @@
+import { spawn } from 'node:child_process';
+import { simpleGit, type SimpleGit } from 'simple-git';
+import { type Logger, nullLogger, Counters } from '../../core/ports';
+
+/**
+ * Every git call of the extension goes through here, with options pinned so that the user's
+ * configuration cannot change results (pager, colour, external diff, quoting, diff algorithm),
+ * optional locks off (we never contend with the user's own `git commit` for index.lock),
+ * no terminal prompts, and a timeout after which a hung git process is killed.
+ */
+export const pinnedConfig = [
+  'core.quotepath=off',
+  'color.ui=false',
+  'diff.noprefix=false',
+  'diff.mnemonicPrefix=false',
+  'diff.relative=false',
+  'diff.algorithm=myers',
+  'diff.indentHeuristic=true',
+  'diff.renames=false',
+  'log.showSignature=false',
+  'core.pager=cat',
+];
+
+export const pinnedEnv: Record<string, string> = {
+  GIT_TERMINAL_PROMPT: '0',
+  GIT_OPTIONAL_LOCKS: '0',
+  GIT_PAGER: 'cat',
+  LC_ALL: 'C',
+  LANGUAGE: 'C',
+};
+
+/** Options for every blob/tree diff: no external diff, no textconv, no colour, explicit algorithm. */
+export const pinnedDiffArgs = ['--no-ext-diff', '--no-textconv', '--no-color', '--diff-algorithm=myers', '--unified=0'];
+
+export class GitError extends Error {
+  constructor(
+    readonly reason: 'failed' | 'timeout' | 'notFound' | 'spawn',
+    message: string,
+    readonly exitCode?: number,
+    readonly stderr?: string,
+  ) {
+    super(message);
+  }
+  static is(e: unknown, reason?: GitError['reason']): e is GitError {
+    return e instanceof GitError && (reason === undefined || e.reason === reason);
+  }
+}
+
+export interface GitRunOptions {
+  /** Kill git after this many ms (default: runner default, 30 s). */
+  timeoutMs?: number;
+  /** Exit codes treated as success besides 0 (e.g. 1 for `diff --exit-code`). */
+  okExitCodes?: number[];
+  /** Standard input. */
+  input?: string | Buffer;
+  env?: Record<string, string>;
+}
+
+export interface GitRunnerOptions {
+  gitPath?: string;
+  timeoutMs?: number;
+  log?: Logger;
+  counters?: Counters;
+}
+
+/** Runs git in one repository (cwd = work tree root). */
+export class GitRunner {
+  readonly gitPath: string;
+  readonly timeoutMs: number;
+  readonly counters: Counters;
+  private readonly log: Logger;
+  private simple: SimpleGit | undefined;
+
+  constructor(readonly cwd: string, opts: GitRunnerOptions = {}) {
+    this.gitPath = opts.gitPath ?? 'git';
+    this.timeoutMs = opts.timeoutMs ?? 30_000;
+    this.log = opts.log ?? nullLogger;
+    this.counters = opts.counters ?? new Counters();
+  }
+
+  /** simple-git instance with the pinned config, for one-shot commands. */
+  get git(): SimpleGit {
+    this.simple ??= simpleGit({
+      baseDir: this.cwd,
+      binary: this.gitPath,
+      maxConcurrentProcesses: 4,
+      config: pinnedConfig,
+      timeout: { block: this.timeoutMs },
+    }).env({ ...process.env, ...pinnedEnv } as Record<string, string>);
+    return this.simple;
+  }
+
+  /**
+   * Runs `git <args>` and returns stdout. Rejects with GitError on a non-accepted exit code,
+   * a timeout or a missing git binary. Uses a plain spawn when stdin or exact exit codes are needed
+   * (simple-git can't feed stdin); otherwise simple-git.
+   */
+  async run(args: string[], opts: GitRunOptions = {}): Promise<string> {
+    if (opts.input === undefined && !opts.okExitCodes && !opts.env && opts.timeoutMs === undefined) {
+      this.counters.inc('git.calls');
+      try {
+        return await this.git.raw(args);
+      } catch (e) {
+        this.counters.inc('git.failures');
+        const message = e instanceof Error ? e.message : String(e);
+        if (/ENOENT/.test(message)) throw new GitError('notFound', `git could not be started: ${message}`);
+        if (/timeout|block/i.test((e as { plugin?: string }).plugin ?? '')) {
+          this.counters.inc('git.timeouts');
+          throw new GitError('timeout', `git ${args[0]} timed out`);
+        }
+        throw new GitError('failed', `git ${args[0]} failed: ${message.trim().slice(0, 500)}`, undefined, message);
+      }
+    }
+    const out = await this.runBuffer(args, opts);
+    return out.toString('utf8');
+  }
+
+  /** Like run, but returns undefined instead of throwing when git fails. */
+  async tryRun(args: string[], opts: GitRunOptions = {}): Promise<string | undefined> {
+    try {
+      return await this.run(args, opts);
+    } catch (e) {
+      this.log.debug(`git ${args[0]} failed: ${e instanceof Error ? e.message : String(e)}`);
+      return undefined;
+    }
+  }
+
+  /** Runs git and returns raw stdout bytes (blob contents are not necessarily UTF-8). */
+  runBuffer(args: string[], opts: GitRunOptions = {}): Promise<Buffer> {
+    this.counters.inc('git.calls');
+    const timeoutMs = opts.timeoutMs ?? this.timeoutMs;
+    const fullArgs = [...pinnedConfig.flatMap((c) => ['-c', c]), ...args];
+    return new Promise<Buffer>((resolve, reject) => {
+      let child;
+      try {
+        child = spawn(this.gitPath, fullArgs, {
+          cwd: this.cwd,
+          env: { ...process.env, ...pinnedEnv, ...opts.env },
+          stdio: ['pipe', 'pipe', 'pipe'],
+          windowsHide: true,
+        });
+      } catch (e) {
+        this.counters.inc('git.failures');
+        reject(new GitError('spawn', String(e)));
+        return;
+      }
+      const out: Buffer[] = [];
+      const err: Buffer[] = [];
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        child.kill('SIGKILL');
+      }, timeoutMs);
+      child.stdout.on('data', (d: Buffer) => out.push(d));
+      child.stderr.on('data', (d: Buffer) => err.push(d));
+      child.on('error', (e: NodeJS.ErrnoException) => {
+        clearTimeout(timer);
+        this.counters.inc('git.failures');
+        reject(new GitError(e.code === 'ENOENT' ? 'notFound' : 'spawn', `git could not be started: ${e.message}`));
+      });
+      child.on('close', (code) => {
+        clearTimeout(timer);
+        const stderr = Buffer.concat(err).toString('utf8');
+        if (timedOut) {
+          this.counters.inc('git.timeouts');
+          this.log.warn(`git ${args[0]} killed after ${timeoutMs} ms`);
+          reject(new GitError('timeout', `git ${args[0]} timed out after ${timeoutMs} ms`));
+          return;
+        }
+        if (code === 0 || (code !== null && opts.okExitCodes?.includes(code))) {
+          resolve(Buffer.concat(out));
+          return;
+        }
+        this.counters.inc('git.failures');
+        reject(new GitError('failed', `git ${args[0]} exited with ${code}: ${stderr.trim().slice(0, 500)}`, code ?? undefined, stderr));
+      });
+      child.stdin.on('error', () => {
+        /* git may exit before reading all of stdin; the close handler reports the result */
+      });
+      if (opts.input !== undefined) child.stdin.end(opts.input);
+      else child.stdin.end();
+    });
+  }
+}
