@@ -14,7 +14,7 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       '@typescript-eslint/no-explicit-any': 'error',
-      'no-console': ['error', { allow: [] }],
+      'no-console': 'error',
     },
   },
   {
@@ -50,7 +50,7 @@ export default tseslint.config(
     files: ['src/webviews/apps/**/*.ts', 'src/webviews/**/protocol.ts'],
     rules: {
       'no-restricted-imports': ['error', {
-        paths: [{ name: 'vscode', message: "Can't use vscode in webviews." }, ...nodeIo.map((name) => ({ name, message: 'No Node in webviews.' }))],
+        paths: [{ name: 'vscode', message: "Can't use vscode in webviews." }, ...nodeBuiltins.map((name) => ({ name, message: 'No Node in webviews.' }))],
         patterns: [
           { group: ['**/host/**', '**/node/**'], message: 'Webviews only see protocols and core types.' },
           { group: ['node:*'], message: 'No Node in webviews.' },

@@ -1,0 +1,74 @@
+import * as vscode from 'vscode';
+import type { Repository } from '../@types/git';
+import type { Logger } from '../core/ports';
+import type { GitExtensionAdapter } from './git/gitExtension';
+import { RepositoryService } from './repositoryService';
+
+/** Open repositories → per-repository services (multi-root aware), released when a repository closes. */
+export class RepositoryRegistry implements vscode.Disposable {
+  private readonly services = new Map<Repository, RepositoryService>();
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly openEmitter = new vscode.EventEmitter<RepositoryService>();
+  private readonly closeEmitter = new vscode.EventEmitter<RepositoryService>();
+  readonly onDidOpen = this.openEmitter.event;
+  readonly onDidClose = this.closeEmitter.event;
+
+  constructor(
+    private readonly git: GitExtensionAdapter,
+    private readonly log: Logger,
+    private readonly makeLogger: (component: string) => Logger,
+  ) {
+    this.disposables.push(
+      this.openEmitter,
+      this.closeEmitter,
+      git.onDidOpenRepository((r) => this.add(r)),
+      git.onDidCloseRepository((r) => this.remove(r)),
+    );
+  }
+
+  get all(): RepositoryService[] {
+    return [...this.services.values()];
+  }
+
+  /** The repository containing `uri` (deepest root wins for nested repositories). */
+  forUri(uri: vscode.Uri): RepositoryService | undefined {
+    if (uri.scheme !== 'file') return undefined;
+    const p = uri.fsPath;
+    let best: RepositoryService | undefined;
+    for (const s of this.services.values()) {
+      if (p === s.root || p.startsWith(s.root.endsWith('/') ? s.root : `${s.root}/`)) {
+        if (!best || s.root.length > best.root.length) best = s;
+      }
+    }
+    return best;
+  }
+
+  /** The repository of the active editor, else the only/first one. */
+  current(): RepositoryService | undefined {
+    const uri = vscode.window.activeTextEditor?.document.uri;
+    return (uri && this.forUri(uri)) ?? this.all[0];
+  }
+
+  private add(repo: Repository): void {
+    if (this.services.has(repo)) return;
+    const service = new RepositoryService(repo, this.makeLogger(`repo:${repo.rootUri.fsPath.split('/').pop()}`), this.git.gitPath);
+    this.services.set(repo, service);
+    this.log.info(`repository opened: ${service.root} (HEAD ${service.headCommit?.slice(0, 7) ?? 'none'})`);
+    this.openEmitter.fire(service);
+  }
+
+  private remove(repo: Repository): void {
+    const service = this.services.get(repo);
+    if (!service) return;
+    this.services.delete(repo);
+    this.log.info(`repository closed: ${service.root}`);
+    this.closeEmitter.fire(service);
+    service.dispose();
+  }
+
+  dispose(): void {
+    for (const s of this.services.values()) s.dispose();
+    this.services.clear();
+    for (const d of this.disposables.reverse()) d.dispose();
+  }
+}

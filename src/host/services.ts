@@ -1,0 +1,68 @@
+import * as vscode from 'vscode';
+import { HostLogger } from './log';
+import { readConfig, configSection, type AgentNoteConfig } from './config';
+import { GitExtensionAdapter } from './git/gitExtension';
+import { RepositoryRegistry } from './repositoryRegistry';
+import { contextKeys } from './constants';
+
+/**
+ * Composition root: builds the services (constructors do no I/O), owns their disposables and
+ * disposes them in reverse creation order.
+ */
+export class Services implements vscode.Disposable {
+  readonly log: HostLogger;
+  readonly git: GitExtensionAdapter;
+  readonly registry: RepositoryRegistry;
+  config: AgentNoteConfig;
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly configEmitter = new vscode.EventEmitter<AgentNoteConfig>();
+  readonly onDidChangeConfig = this.configEmitter.event;
+  /** Resolves once the git extension is wired up (or known to be unavailable). */
+  readonly ready: Promise<void>;
+
+  constructor(readonly context: vscode.ExtensionContext) {
+    this.log = this.own(new HostLogger());
+    this.config = readConfig();
+    this.git = this.own(new GitExtensionAdapter(this.log.child('git')));
+    this.registry = this.own(new RepositoryRegistry(this.git, this.log.child('registry'), (c) => this.log.child(c)));
+    this.own(this.configEmitter);
+    this.own(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (!e.affectsConfiguration(configSection)) return;
+        this.config = readConfig();
+        this.configEmitter.fire(this.config);
+      }),
+    );
+    const updateContext = () => void vscode.commands.executeCommand('setContext', contextKeys.hasRepository, this.registry.all.length > 0);
+    this.own(this.registry.onDidOpen(updateContext));
+    this.own(this.registry.onDidClose(updateContext));
+    this.ready = this.startWhenTrusted();
+  }
+
+  /**
+   * Heavy work starts only in a trusted workspace: git runs repository-controlled programs
+   * (hooks, fsmonitor, filters), so in an untrusted workspace Agent Note captures nothing.
+   */
+  private async startWhenTrusted(): Promise<void> {
+    if (!vscode.workspace.isTrusted) {
+      this.log.info('workspace is not trusted: Agent Note stays idle until it is');
+      await new Promise<void>((resolve) => this.own(vscode.workspace.onDidGrantWorkspaceTrust(() => resolve())));
+    }
+    await this.git.start();
+  }
+
+  own<T extends vscode.Disposable>(d: T): T {
+    this.disposables.push(d);
+    return d;
+  }
+
+  dispose(): void {
+    for (const d of this.disposables.reverse()) {
+      try {
+        d.dispose();
+      } catch {
+        /* disposing must not throw */
+      }
+    }
+  }
+}
