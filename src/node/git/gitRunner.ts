@@ -54,6 +54,11 @@ export interface GitRunOptions {
   /** Standard input. */
   input?: string | Buffer;
   env?: Record<string, string>;
+  /**
+   * runBuffer only: stop after this many bytes of stdout — git is killed and the prefix returned
+   * (its exit status is then ignored). For limited reads such as a blob's first bytes.
+   */
+  maxOutputBytes?: number;
 }
 
 export interface GitRunnerOptions {
@@ -147,11 +152,25 @@ export class GitRunner {
       const out: Buffer[] = [];
       const err: Buffer[] = [];
       let timedOut = false;
+      let outBytes = 0;
+      let truncated = false;
       const timer = setTimeout(() => {
         timedOut = true;
         child.kill('SIGKILL');
       }, timeoutMs);
-      child.stdout.on('data', (d: Buffer) => out.push(d));
+      child.stdout.on('data', (d: Buffer) => {
+        if (truncated) return;
+        const limit = opts.maxOutputBytes;
+        if (limit !== undefined && outBytes + d.length >= limit) {
+          out.push(d.subarray(0, limit - outBytes));
+          outBytes = limit;
+          truncated = true;
+          child.kill('SIGKILL');
+          return;
+        }
+        out.push(d);
+        outBytes += d.length;
+      });
       child.stderr.on('data', (d: Buffer) => err.push(d));
       child.on('error', (e: NodeJS.ErrnoException) => {
         clearTimeout(timer);
@@ -167,7 +186,7 @@ export class GitRunner {
           reject(new GitError('timeout', `git ${args[0]} timed out after ${timeoutMs} ms`));
           return;
         }
-        if (code === 0 || (code !== null && opts.okExitCodes?.includes(code))) {
+        if (truncated || code === 0 || (code !== null && opts.okExitCodes?.includes(code))) {
           resolve(Buffer.concat(out));
           return;
         }

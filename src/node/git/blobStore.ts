@@ -1,0 +1,407 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { lstat, mkdtemp, readlink, rm, writeFile } from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { type Logger, nullLogger } from '../../core/ports';
+import { GitError, type GitRunner, pinnedConfig, pinnedEnv } from './gitRunner';
+
+/** Content to store as a blob, hashed as if it were the work-tree file at `path`. */
+export interface BlobItem {
+  /** Repository-relative path (forward slashes); selects the filters (.gitattributes, autocrlf). */
+  path: string;
+  content: string | Buffer;
+}
+
+export interface BlobStoreOptions {
+  log?: Logger;
+  /** Kill the idle `cat-file --batch` process after this many ms (default 30 s). */
+  idleMs?: number;
+  /** Per-request timeout of the batch reader (default: the runner's timeout). */
+  requestTimeoutMs?: number;
+}
+
+/** Attributes that make git transform content on its way into the object store. */
+const filterAttributes = ['text', 'eol', 'crlf', 'ident', 'filter', 'working-tree-encoding'];
+
+interface PendingRead {
+  name: string;
+  attempts: number;
+  resolve: (v: { type: string; content: Buffer } | undefined) => void;
+  reject: (e: Error) => void;
+}
+
+/**
+ * Writes and reads git blobs in batches.
+ *
+ * Writing (`hashContents`): git applies the clean-side filters of a path (CRLF normalization
+ * from `core.autocrlf` or the `text`/`eol`/`crlf` attributes, `ident`, `filter` drivers such as
+ * LFS, `working-tree-encoding`) when it hashes with `--path`, but `--path` cannot be combined
+ * with `--stdin-paths` and applies one path to every file of an invocation. So a batch is split:
+ * 1. one `git check-attr -z --stdin` for all paths (plus `git config core.autocrlf` only if some
+ *    content contains a CR);
+ * 2. items on which no filter can have an effect (no filter/encoding attribute; no CR or no CRLF
+ *    setting; no `$Id` under `ident`) are stored verbatim: all of them in ONE
+ *    `git hash-object -w --no-filters --stdin-paths` over temp files — exact, because git would
+ *    not have changed their bytes either;
+ * 3. the rest go through `git hash-object -w --path=<p> <files…>`, one process per distinct path,
+ *    so git itself applies the exact conversion.
+ * `core.safecrlf` is forced off so an irreversible CRLF conversion never makes hashing fail.
+ *
+ * Reading (`read`/`readMany`): one long-lived `git cat-file --batch` process, restarted when it
+ * dies (requests in flight are retried once), stopped after `idleMs` without requests and by
+ * dispose(). While idle it does not keep the Node event loop alive.
+ */
+export class BlobStore {
+  private readonly log: Logger;
+  private readonly idleMs: number;
+  private readonly requestTimeoutMs: number;
+  private child: ChildProcessWithoutNullStreams | undefined;
+  private pending: PendingRead[] = [];
+  private chunks: Buffer[] = [];
+  private buffered = 0;
+  private header: { type: string; size: number } | undefined;
+  private idleTimer: NodeJS.Timeout | undefined;
+  private requestTimer: NodeJS.Timeout | undefined;
+  private disposed = false;
+  private emptyBlob: Promise<string> | undefined;
+
+  constructor(
+    private readonly git: GitRunner,
+    opts: BlobStoreOptions = {},
+  ) {
+    this.log = opts.log ?? nullLogger;
+    this.idleMs = opts.idleMs ?? 30_000;
+    this.requestTimeoutMs = opts.requestTimeoutMs ?? git.timeoutMs;
+  }
+
+  /** Process id of the running `cat-file --batch` process, if any (diagnostics and tests). */
+  get readerPid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /**
+   * Writes each content as a blob with the filters git applies to its path, in a few git
+   * processes per call (see the class comment). Returns the blob ids in input order.
+   */
+  async hashContents(items: readonly BlobItem[]): Promise<string[]> {
+    if (items.length === 0) return [];
+    const buffers = items.map((it) => (typeof it.content === 'string' ? Buffer.from(it.content, 'utf8') : it.content));
+    const paths = items.map((it) => normalizeRelPath(it.path));
+    const attrs = await this.checkAttributes([...new Set(paths)]);
+    const anyCr = buffers.some((b) => b.includes(0x0d));
+    const autocrlf = anyCr ? await this.autocrlf() : false;
+
+    const verbatim: number[] = [];
+    const byPath = new Map<string, number[]>();
+    buffers.forEach((buf, i) => {
+      if (needsFilters(buf, attrs.get(paths[i]) ?? {}, autocrlf)) {
+        const list = byPath.get(paths[i]) ?? [];
+        list.push(i);
+        byPath.set(paths[i], list);
+      } else verbatim.push(i);
+    });
+
+    const out = new Array<string>(items.length);
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'agentnote-blobs-'));
+    try {
+      await Promise.all(buffers.map((b, i) => writeFile(path.join(dir, String(i)), b, { mode: 0o600 })));
+      if (verbatim.length > 0) {
+        const ids = await this.hashObject(['--no-filters', '--stdin-paths'], verbatim.map((i) => cQuote(path.join(dir, String(i)))).join('\n') + '\n');
+        verbatim.forEach((i, k) => (out[i] = ids[k]));
+      }
+      for (const [p, idx] of byPath) {
+        const ids = await this.hashObject([`--path=${p}`, '--', ...idx.map((i) => path.join(dir, String(i)))]);
+        idx.forEach((i, k) => (out[i] = ids[k]));
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    if (out.some((id) => !/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(id ?? ''))) {
+      throw new GitError('failed', 'git hash-object returned an unexpected number of ids');
+    }
+    return out;
+  }
+
+  /**
+   * Writes the current work-tree files (repository-relative paths) as blobs, filters applied,
+   * in one `git hash-object -w --stdin-paths`. Missing paths and directories give undefined;
+   * a symlink is stored as its target text, like `git add` does.
+   */
+  async hashFiles(relPaths: readonly string[]): Promise<(string | undefined)[]> {
+    const out = new Array<string | undefined>(relPaths.length).fill(undefined);
+    const regular: number[] = [];
+    const links: { index: number; target: Buffer }[] = [];
+    await Promise.all(
+      relPaths.map(async (rel, i) => {
+        const abs = path.join(this.git.cwd, ...normalizeRelPath(rel).split('/'));
+        try {
+          const st = await lstat(abs);
+          if (st.isSymbolicLink()) links.push({ index: i, target: await readlink(abs, { encoding: 'buffer' }) });
+          else if (st.isFile()) regular.push(i);
+        } catch {
+          /* missing: undefined */
+        }
+      }),
+    );
+    regular.sort((a, b) => a - b);
+    if (regular.length > 0) {
+      const ids = await this.hashObject(['--stdin-paths'], regular.map((i) => cQuote(normalizeRelPath(relPaths[i]))).join('\n') + '\n');
+      regular.forEach((i, k) => (out[i] = ids[k]));
+    }
+    if (links.length > 0) {
+      const dir = await mkdtemp(path.join(os.tmpdir(), 'agentnote-links-'));
+      try {
+        await Promise.all(links.map((l, k) => writeFile(path.join(dir, String(k)), l.target)));
+        const ids = await this.hashObject(['--no-filters', '--stdin-paths'], links.map((_, k) => cQuote(path.join(dir, String(k)))).join('\n') + '\n');
+        links.forEach((l, k) => (out[l.index] = ids[k]));
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    }
+    return out;
+  }
+
+  /** Writes the empty blob into the object store (once per store) and returns its id. */
+  ensureEmptyBlob(): Promise<string> {
+    this.emptyBlob ??= this.hashObject(['--no-filters', '--stdin'], '').then(
+      (ids) => ids[0],
+      (e: unknown) => {
+        this.emptyBlob = undefined; // never cache a failure
+        throw e;
+      },
+    );
+    return this.emptyBlob;
+  }
+
+  /** Contents of a blob (any object name git understands, e.g. a SHA or `HEAD:path`); undefined if missing or not a blob. */
+  async read(objectName: string): Promise<Buffer | undefined> {
+    const r = await this.readObject(objectName);
+    return r?.type === 'blob' ? r.content : undefined;
+  }
+
+  /** Reads several blobs through the same batch process; results in input order. */
+  readMany(objectNames: readonly string[]): Promise<(Buffer | undefined)[]> {
+    return Promise.all(objectNames.map((n) => this.read(n)));
+  }
+
+  /** Stops the batch process; the store cannot be used afterwards. */
+  dispose(): void {
+    this.disposed = true;
+    this.failPending(new GitError('failed', 'blob store disposed'));
+    this.stopReader();
+  }
+
+  // ── writing ──
+
+  private async hashObject(args: string[], input?: string): Promise<string[]> {
+    const out = await this.git.run(['-c', 'core.safecrlf=false', 'hash-object', '-w', ...args], { input: input ?? '' });
+    return out.split('\n').filter((l) => l.length > 0);
+  }
+
+  private async checkAttributes(paths: string[]): Promise<Map<string, Record<string, string>>> {
+    const out = await this.git.run(['check-attr', '-z', '--stdin', ...filterAttributes], { input: paths.join('\0') + '\0' });
+    const parts = out.split('\0');
+    const map = new Map<string, Record<string, string>>();
+    for (let i = 0; i + 2 < parts.length; i += 3) {
+      const rec = map.get(parts[i]) ?? {};
+      rec[parts[i + 1]] = parts[i + 2];
+      map.set(parts[i], rec);
+    }
+    return map;
+  }
+
+  private async autocrlf(): Promise<boolean> {
+    const v = (await this.git.run(['config', '--get', 'core.autocrlf'], { okExitCodes: [1] })).trim().toLowerCase();
+    return v === 'true' || v === 'input' || v === 'yes' || v === 'on' || v === '1';
+  }
+
+  // ── reading ──
+
+  private readObject(name: string): Promise<{ type: string; content: Buffer } | undefined> {
+    if (this.disposed) return Promise.reject(new GitError('failed', 'blob store disposed'));
+    if (!name || /[\r\n]/.test(name)) return Promise.resolve(undefined);
+    return new Promise((resolve, reject) => {
+      const req: PendingRead = { name, attempts: 0, resolve, reject };
+      this.pending.push(req);
+      this.send(req);
+    });
+  }
+
+  private send(req: PendingRead): void {
+    const child = this.ensureReader();
+    req.attempts++;
+    this.clearIdle();
+    child.stdin.write(`${req.name}\n`);
+    this.armRequestTimer();
+  }
+
+  private ensureReader(): ChildProcessWithoutNullStreams {
+    if (this.child) {
+      this.setRef(true);
+      return this.child;
+    }
+    const child = spawn(this.git.gitPath, [...pinnedConfig.flatMap((c) => ['-c', c]), 'cat-file', '--batch'], {
+      cwd: this.git.cwd,
+      env: { ...process.env, ...pinnedEnv },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
+    this.child = child;
+    this.chunks = [];
+    this.buffered = 0;
+    this.header = undefined;
+    this.git.counters.inc('git.calls');
+    child.stdout.on('data', (d: Buffer) => {
+      if (this.child !== child) return;
+      this.chunks.push(d);
+      this.buffered += d.length;
+      this.drain();
+    });
+    child.stderr.on('data', (d: Buffer) => this.log.debug(`cat-file: ${d.toString('utf8').trim().slice(0, 300)}`));
+    child.stdin.on('error', () => {
+      /* the exit handler restarts or fails the requests */
+    });
+    child.on('error', (e) => this.onReaderExit(child, e));
+    child.on('close', (code, signal) => this.onReaderExit(child, new GitError('failed', `git cat-file --batch exited (${code ?? signal})`)));
+    return child;
+  }
+
+  private onReaderExit(child: ChildProcessWithoutNullStreams, err: Error): void {
+    if (this.child !== child) return;
+    this.child = undefined;
+    this.clearRequestTimer();
+    if (this.pending.length === 0) return;
+    this.git.counters.inc('git.catFileRestarts');
+    this.log.warn(`git cat-file --batch stopped with ${this.pending.length} request(s) in flight: ${err.message}`);
+    const retry = this.pending.filter((r) => r.attempts < 2);
+    for (const r of this.pending) if (r.attempts >= 2) r.reject(err instanceof GitError ? err : new GitError('spawn', err.message));
+    this.pending = [];
+    if (this.disposed) return;
+    for (const r of retry) {
+      this.pending.push(r);
+      this.send(r);
+    }
+  }
+
+  private drain(): void {
+    for (;;) {
+      const req = this.pending[0];
+      if (!req) return;
+      // Wait for the whole object before joining chunks (large blobs arrive in many chunks).
+      if (this.header && this.buffered < this.header.size + 1) return;
+      let buf = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.buffered);
+      if (!this.header) {
+        const nl = buf.indexOf(0x0a);
+        if (nl < 0) {
+          this.chunks = [buf];
+          return;
+        }
+        const line = buf.subarray(0, nl).toString('utf8');
+        buf = buf.subarray(nl + 1);
+        const m = /^\S+ (\S+) (\d+)$/.exec(line);
+        if (!m) {
+          // "<name> missing" / "<name> ambiguous"
+          this.setBuffer(buf);
+          this.pending.shift();
+          req.resolve(undefined);
+          this.afterResponse();
+          continue;
+        }
+        this.header = { type: m[1], size: Number(m[2]) };
+        this.setBuffer(buf);
+        if (buf.length < this.header.size + 1) return;
+      }
+      const { type, size } = this.header;
+      const content = Buffer.from(buf.subarray(0, size));
+      this.setBuffer(buf.subarray(size + 1));
+      this.header = undefined;
+      this.pending.shift();
+      req.resolve({ type, content });
+      this.afterResponse();
+    }
+  }
+
+  private setBuffer(buf: Buffer): void {
+    this.chunks = buf.length > 0 ? [buf] : [];
+    this.buffered = buf.length;
+  }
+
+  private afterResponse(): void {
+    if (this.pending.length > 0) {
+      this.armRequestTimer();
+      return;
+    }
+    this.clearRequestTimer();
+    this.setRef(false);
+    this.idleTimer = setTimeout(() => this.stopReader(), this.idleMs);
+    this.idleTimer.unref();
+  }
+
+  private armRequestTimer(): void {
+    this.clearRequestTimer();
+    const child = this.child;
+    this.requestTimer = setTimeout(() => {
+      this.log.warn(`git cat-file --batch did not answer within ${this.requestTimeoutMs} ms; restarting it`);
+      child?.kill('SIGKILL');
+    }, this.requestTimeoutMs);
+  }
+
+  private clearRequestTimer(): void {
+    if (this.requestTimer) clearTimeout(this.requestTimer);
+    this.requestTimer = undefined;
+  }
+
+  private clearIdle(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+  }
+
+  /** An idle reader must not keep the extension host / test process alive. */
+  private setRef(ref: boolean): void {
+    const c = this.child;
+    if (!c) return;
+    for (const h of [c, c.stdin, c.stdout, c.stderr] as { ref?: () => void; unref?: () => void }[]) {
+      if (ref) h.ref?.();
+      else h.unref?.();
+    }
+  }
+
+  private stopReader(): void {
+    this.clearIdle();
+    this.clearRequestTimer();
+    const c = this.child;
+    this.child = undefined;
+    if (c) {
+      c.stdin.end();
+      c.kill();
+    }
+  }
+
+  private failPending(err: Error): void {
+    const p = this.pending;
+    this.pending = [];
+    for (const r of p) r.reject(err);
+  }
+}
+
+function normalizeRelPath(p: string): string {
+  return p.replace(/\\/g, '/').replace(/^\.\//, '');
+}
+
+function isActive(v: string | undefined): boolean {
+  return v !== undefined && v !== 'unspecified' && v !== 'unset';
+}
+
+/** True when git's clean-side conversion could change these bytes for a path with `attrs`. */
+function needsFilters(buf: Buffer, attrs: Record<string, string>, autocrlf: boolean): boolean {
+  if (isActive(attrs.filter) || isActive(attrs['working-tree-encoding'])) return true;
+  if (isActive(attrs.ident) && buf.includes('$Id')) return true;
+  if (buf.includes(0x0d) && (autocrlf || isActive(attrs.text) || isActive(attrs.eol) || isActive(attrs.crlf))) return true;
+  return false;
+}
+
+/** C-style quoting understood by `hash-object --stdin-paths` for names with specials. */
+function cQuote(p: string): string {
+  if (!/["\\\n\t\r]/.test(p)) return p;
+  return `"${p.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n').replace(/\t/g, '\\t').replace(/\r/g, '\\r')}"`;
+}

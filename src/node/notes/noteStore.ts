@@ -1,0 +1,273 @@
+import { randomBytes } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
+import { decodeNote, encodeNote, type DecodedNote } from '../../core/notes/noteCodec';
+import type { AgentNoteV1 } from '../../core/notes/noteTypes';
+import { type Logger, nullLogger } from '../../core/ports';
+import type { BlobStore } from '../git/blobStore';
+import { GitError, type GitRunner } from '../git/gitRunner';
+
+/** The notes ref of Agent Note (shared docs: agentnote-format.md §1.1). */
+export const agentNoteRef = 'refs/notes/agentnote';
+
+export type NoteWriteResult = 'written' | 'exists';
+export type NoteCopyResult = NoteWriteResult | 'missing';
+
+export class NoteStoreError extends Error {
+  constructor(
+    /** `refLocked`: the notes ref stayed locked/contended after all retries; `badCommit`: not a commit; `failed`: git refused. */
+    readonly reason: 'refLocked' | 'badCommit' | 'failed',
+    message: string,
+    override readonly cause?: unknown,
+  ) {
+    super(message);
+  }
+  static is(e: unknown, reason?: NoteStoreError['reason']): e is NoteStoreError {
+    return e instanceof NoteStoreError && (reason === undefined || e.reason === reason);
+  }
+}
+
+export interface NoteStoreOptions {
+  /** Notes ref (default `refs/notes/agentnote`). */
+  ref?: string;
+  log?: Logger;
+  /** Decoded notes kept in memory, keyed by note blob id (default 200). */
+  cacheSize?: number;
+  /** Reads note blobs through this store's `cat-file --batch` instead of one git call each. */
+  blobs?: BlobStore;
+  /** Attempts to update a locked/moving notes ref before giving up (default 6). */
+  writeAttempts?: number;
+  /** First retry delay in ms, doubled per attempt (default 40). */
+  retryDelayMs?: number;
+}
+
+/** Tiny LRU on top of Map's insertion order. */
+class Lru<K, V> {
+  private readonly map = new Map<K, V>();
+  constructor(private readonly max: number) {}
+  get(k: K): V | undefined {
+    const v = this.map.get(k);
+    if (v !== undefined) {
+      this.map.delete(k);
+      this.map.set(k, v);
+    }
+    return v;
+  }
+  set(k: K, v: V): void {
+    this.map.delete(k);
+    this.map.set(k, v);
+    while (this.map.size > this.max) this.map.delete(this.map.keys().next().value as K);
+  }
+  clear(): void {
+    this.map.clear();
+  }
+}
+
+const fullSha = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/**
+ * Agent Note git notes of one repository (`refs/notes/agentnote`).
+ *
+ * Reads: `listNotedCommits()` runs ONE `git notes list` per value of the notes ref (checked with
+ * `git rev-parse -q --verify <ref>` on each call, concurrent callers share the calls); note blobs
+ * are decoded once and cached by blob id (an LRU), and callers get their own copy.
+ *
+ * Writes never overwrite unless asked and are safe against concurrent writers: the note is added
+ * with `git notes add -F -` (stdin, so any size works; git's stripspace gives the same blob as the
+ * CLI's `-m`) on a temporary ref that starts at the current notes commit, and the notes ref is
+ * then moved with a compare-and-swap `git update-ref <ref> <new> <old>`. A locked or moved ref is
+ * retried with exponential backoff, re-checking first whether another writer already added a note
+ * for the commit (then the result is `exists`). Plain `git notes add` would move the ref without
+ * checking its old value and could silently drop a note written at the same moment.
+ */
+export class NoteStore {
+  readonly ref: string;
+  private readonly log: Logger;
+  private readonly decoded: Lru<string, DecodedNote>;
+  private readonly blobs: BlobStore | undefined;
+  private readonly writeAttempts: number;
+  private readonly retryDelayMs: number;
+  private listCache: { refValue: string | undefined; map: Map<string, string> } | undefined;
+  private listInFlight: { refValue: string | undefined; promise: Promise<Map<string, string>> } | undefined;
+  private refInFlight: Promise<string | undefined> | undefined;
+  private writeChain: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly git: GitRunner,
+    opts: NoteStoreOptions = {},
+  ) {
+    this.ref = opts.ref ?? agentNoteRef;
+    this.log = opts.log ?? nullLogger;
+    this.decoded = new Lru(opts.cacheSize ?? 200);
+    this.blobs = opts.blobs;
+    this.writeAttempts = opts.writeAttempts ?? 6;
+    this.retryDelayMs = opts.retryDelayMs ?? 40;
+  }
+
+  /** Current commit of the notes ref, undefined when there are no notes yet. */
+  refValue(): Promise<string | undefined> {
+    this.refInFlight ??= this.git
+      .run(['rev-parse', '-q', '--verify', this.ref], { okExitCodes: [1] })
+      .then((out) => out.trim() || undefined)
+      .finally(() => (this.refInFlight = undefined));
+    return this.refInFlight;
+  }
+
+  /** Map of annotated commit SHA → note blob SHA; cached (shared, read-only) until the notes ref moves. */
+  async listNotedCommits(): Promise<ReadonlyMap<string, string>> {
+    const refValue = await this.refValue();
+    if (this.listCache && this.listCache.refValue === refValue) return this.listCache.map;
+    if (this.listInFlight && this.listInFlight.refValue === refValue) return this.listInFlight.promise;
+    const promise = (async () => {
+      const map = new Map<string, string>();
+      if (refValue) {
+        const out = await this.git.run(['notes', `--ref=${this.ref}`, 'list']);
+        for (const line of out.split('\n')) {
+          const [blob, commit] = line.trim().split(/\s+/);
+          if (blob && commit && fullSha.test(commit)) map.set(commit, blob);
+        }
+      }
+      return map;
+    })();
+    this.listInFlight = { refValue, promise };
+    try {
+      const map = await promise;
+      this.listCache = { refValue, map };
+      return map;
+    } finally {
+      if (this.listInFlight?.promise === promise) this.listInFlight = undefined;
+    }
+  }
+
+  /** Forgets the cached list (the decoded-note cache is keyed by blob id and stays valid). */
+  invalidate(): void {
+    this.listCache = undefined;
+  }
+
+  /** True when the commit has a note. */
+  async has(commit: string): Promise<boolean> {
+    return (await this.noteBlob(commit)) !== undefined;
+  }
+
+  /** Blob id of the commit's note, undefined if none (or the revision does not resolve). */
+  async noteBlob(commit: string): Promise<string | undefined> {
+    const sha = await this.resolveCommit(commit);
+    if (!sha) return undefined;
+    return (await this.listNotedCommits()).get(sha);
+  }
+
+  /** Exact text of the commit's note (what `git notes show` prints), undefined if none. */
+  async readRaw(commit: string): Promise<string | undefined> {
+    const blob = await this.noteBlob(commit);
+    return blob ? this.readBlobText(blob) : undefined;
+  }
+
+  /** The commit's note decoded (valid or invalid with a reason); undefined when there is no note. */
+  async read(commit: string): Promise<DecodedNote | undefined> {
+    const blob = await this.noteBlob(commit);
+    if (!blob) return undefined;
+    let d = this.decoded.get(blob);
+    if (!d) {
+      const text = await this.readBlobText(blob);
+      if (text === undefined) return undefined;
+      d = decodeNote(text);
+      if (d.kind === 'invalid') this.log.debug(`note ${blob.slice(0, 12)} is invalid: ${d.reason}`);
+      this.decoded.set(blob, d);
+    }
+    return structuredClone(d);
+  }
+
+  /**
+   * Writes the note (encoded exactly like the CLI) unless the commit already has one
+   * (`overwrite: true` replaces it). Throws NoteStoreError.
+   */
+  write(commit: string, note: AgentNoteV1, opts: { overwrite?: boolean } = {}): Promise<NoteWriteResult> {
+    return this.writeText(commit, encodeNote(note), opts);
+  }
+
+  /** Writes a note from its text (git normalizes trailing whitespace like `git notes add`). */
+  writeText(commit: string, text: string, opts: { overwrite?: boolean } = {}): Promise<NoteWriteResult> {
+    return this.serialized(() => this.writeWith(commit, ['-F', '-'], text, opts.overwrite ?? false));
+  }
+
+  /** Copies the note of `fromCommit` (the very same blob) to `toCommit`. */
+  async copy(fromCommit: string, toCommit: string, opts: { overwrite?: boolean } = {}): Promise<NoteCopyResult> {
+    const blob = await this.noteBlob(fromCommit);
+    if (!blob) return 'missing';
+    return this.serialized(() => this.writeWith(toCommit, ['-C', blob], undefined, opts.overwrite ?? false));
+  }
+
+  // ── internals ──
+
+  private serialized<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.writeChain.then(fn, fn);
+    this.writeChain = run.catch(() => undefined);
+    return run;
+  }
+
+  private async resolveCommit(commit: string): Promise<string | undefined> {
+    const c = commit.trim();
+    if (fullSha.test(c)) return c;
+    if (!c || c.startsWith('-')) return undefined;
+    const out = await this.git.run(['rev-parse', '-q', '--verify', `${c}^{commit}`], { okExitCodes: [1, 128] });
+    const sha = out.trim();
+    return fullSha.test(sha) ? sha : undefined;
+  }
+
+  private async readBlobText(blob: string): Promise<string | undefined> {
+    if (this.blobs) return (await this.blobs.read(blob))?.toString('utf8');
+    try {
+      return (await this.git.runBuffer(['cat-file', 'blob', blob])).toString('utf8');
+    } catch (e) {
+      this.log.debug(`note blob ${blob.slice(0, 12)} unreadable: ${e instanceof Error ? e.message : String(e)}`);
+      return undefined;
+    }
+  }
+
+  private async writeWith(commit: string, sourceArgs: string[], input: string | undefined, overwrite: boolean): Promise<NoteWriteResult> {
+    const sha = await this.resolveCommit(commit);
+    if (!sha) throw new NoteStoreError('badCommit', `not a commit: ${commit}`);
+    let lastError: unknown;
+    for (let attempt = 0; attempt < this.writeAttempts; attempt++) {
+      if (attempt > 0) await delay(this.retryDelayMs * 2 ** (attempt - 1));
+      this.invalidate();
+      const old = await this.refValue();
+      if (!overwrite && (await this.listNotedCommits()).has(sha)) return 'exists';
+      let next: string;
+      try {
+        next = await this.buildNotesCommit(old, sha, sourceArgs, input, overwrite);
+      } catch (e) {
+        // Most likely another writer added a note for this commit in between (re-checked above on
+        // the next attempt); anything else (no identity, bad object) fails the same way again.
+        lastError = e;
+        this.invalidate();
+        if (!overwrite && (await this.listNotedCommits()).has(sha)) return 'exists';
+        throw new NoteStoreError('failed', `git notes add failed: ${e instanceof Error ? e.message : String(e)}`, e);
+      }
+      try {
+        await this.git.run(['update-ref', '-m', "notes: Notes added by 'git notes add'", this.ref, next, old ?? '']);
+        this.invalidate();
+        this.log.debug(`note written for ${sha.slice(0, 12)}`);
+        return 'written';
+      } catch (e) {
+        lastError = e;
+        this.git.counters.inc('notes.writeRetries');
+        this.log.debug(`notes ref busy (attempt ${attempt + 1}): ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+    throw new NoteStoreError('refLocked', `${this.ref} stayed locked or kept moving after ${this.writeAttempts} attempts`, lastError);
+  }
+
+  /** Creates the next notes commit on a private temporary ref and returns its id. */
+  private async buildNotesCommit(old: string | undefined, sha: string, sourceArgs: string[], input: string | undefined, overwrite: boolean): Promise<string> {
+    const tmp = `refs/notes/tmp/agentnote-${process.pid}-${randomBytes(6).toString('hex')}`;
+    try {
+      if (old) await this.git.run(['update-ref', '--no-deref', tmp, old, '']);
+      await this.git.run(['notes', `--ref=${tmp}`, 'add', ...(overwrite ? ['-f'] : []), ...sourceArgs, sha], input !== undefined ? { input } : { okExitCodes: [] });
+      const next = (await this.git.run(['rev-parse', '--verify', tmp], { okExitCodes: [] })).trim();
+      if (!fullSha.test(next)) throw new GitError('failed', 'temporary notes ref did not resolve');
+      return next;
+    } finally {
+      await this.git.tryRun(['update-ref', '-d', tmp], { okExitCodes: [] });
+    }
+  }
+}
