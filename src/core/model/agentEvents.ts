@@ -20,6 +20,11 @@ export interface SessionEvent extends EventBase {
   kind: 'session';
   cwd?: string;
   model?: string;
+  /**
+   * Set when a tailer resumed mid-file from a saved offset: the number of prompts (turns) that
+   * came before the resume point, so the consumer numbers the next turn after them.
+   */
+  priorTurns?: number;
 }
 
 /** A prompt the user typed (sanitized; injected/system text removed). Starts a new turn. */

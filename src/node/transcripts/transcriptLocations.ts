@@ -1,0 +1,66 @@
+import * as path from 'node:path';
+import { agentIds, type AgentId } from '../../core/model/agentEvents';
+
+/** Where an agent keeps its per-project transcript directories. */
+export interface AgentRoot {
+  agent: AgentId;
+  /**
+   * Cursor/Claude: the `projects` directory; Codex: the `sessions` directory; Gemini: the `tmp`
+   * directory.
+   */
+  dir: string;
+  /** The agent's home (`~/.claude`, `$CODEX_HOME`, …): symlinks must not lead outside it. */
+  home: string;
+  /** `default`: from the home directory; `env`: from an environment override; `extra`: configured extra root. */
+  source: 'default' | 'env' | 'extra';
+}
+
+export interface LocationOptions {
+  /** The user's home directory (injectable: tests point it to a temp dir). */
+  homeDir: string;
+  /** Environment (CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME). Default: none. */
+  env?: Readonly<Record<string, string | undefined>>;
+  enabledAgents?: readonly AgentId[];
+  /**
+   * Additional agent homes, scanned like `~/.cursor`, `~/.claude`, `~/.codex`, `~/.gemini`:
+   * `<root>/projects` (Cursor and Claude), `<root>/sessions` (Codex), `<root>/tmp` (Gemini).
+   */
+  extraRoots?: readonly string[];
+}
+
+/**
+ * Transcript roots per agent (transcript-formats.md §1.1, §2.1, §3.1, §4.1):
+ * Cursor `~/.cursor/projects`; Claude `${CLAUDE_CONFIG_DIR:-~/.claude}/projects`;
+ * Codex `${CODEX_HOME:-~/.codex}/sessions`; Gemini `${GEMINI_CLI_HOME:-~}/.gemini/tmp`;
+ * plus the same layouts under every extra root. Paths are not checked for existence.
+ */
+export function transcriptLocations(opts: LocationOptions): AgentRoot[] {
+  const env = opts.env ?? {};
+  const enabled = new Set(opts.enabledAgents ?? agentIds);
+  const roots: AgentRoot[] = [];
+  const add = (agent: AgentId, home: string, sub: string, source: AgentRoot['source']) => {
+    if (!enabled.has(agent)) return;
+    const dir = path.join(home, sub);
+    if (!roots.some((r) => r.agent === agent && r.dir === dir)) roots.push({ agent, dir, home, source });
+  };
+  add('cursor', path.join(opts.homeDir, '.cursor'), 'projects', 'default');
+  const claudeHome = nonEmpty(env.CLAUDE_CONFIG_DIR);
+  add('claude', claudeHome ?? path.join(opts.homeDir, '.claude'), 'projects', claudeHome ? 'env' : 'default');
+  const codexHome = nonEmpty(env.CODEX_HOME);
+  add('codex', codexHome ?? path.join(opts.homeDir, '.codex'), 'sessions', codexHome ? 'env' : 'default');
+  const geminiHome = nonEmpty(env.GEMINI_CLI_HOME);
+  add('gemini', path.join(geminiHome ?? opts.homeDir, '.gemini'), 'tmp', geminiHome ? 'env' : 'default');
+  for (const extra of opts.extraRoots ?? []) {
+    if (!extra.trim()) continue;
+    const r = path.resolve(extra);
+    add('cursor', r, 'projects', 'extra');
+    add('claude', r, 'projects', 'extra');
+    add('codex', r, 'sessions', 'extra');
+    add('gemini', r, 'tmp', 'extra');
+  }
+  return roots;
+}
+
+function nonEmpty(v: string | undefined): string | undefined {
+  return v !== undefined && v.trim() !== '' ? v : undefined;
+}

@@ -1,0 +1,202 @@
+import * as fs from 'node:fs';
+import { Counters, type Logger, nullLogger } from '../../core/ports';
+import { type DiscoveredTranscript, type DiscoveryOptions, type DiscoveryResult, type RepoLocation, TranscriptDiscovery } from './transcriptDiscovery';
+import type { OffsetStore } from './offsetStore';
+import { type TailedEvent, TranscriptTailer } from './transcriptTailer';
+
+export interface TranscriptWatcherOptions {
+  repo: RepoLocation;
+  discovery: DiscoveryOptions;
+  offsetStore?: OffsetStore;
+  /** Periodic rescan for new sessions. Default 30 s (0 disables). */
+  rescanIntervalMs?: number;
+  /** Directory change events trigger a rescan after this delay. Default 500 ms. */
+  rescanDebounceMs?: number;
+  /** At most this many transcripts are tailed (the newest). Default 64. */
+  maxTailers?: number;
+  /** Passed to each tailer. */
+  useFsWatch?: boolean;
+  pollIntervalMs?: number;
+  debounceMs?: number;
+  maxLineBytes?: number;
+  log?: Logger;
+  counters?: Counters;
+}
+
+/**
+ * Ties discovery and tailing together for one repository: discovers the repository's transcripts,
+ * tails the newest ones, rescans periodically and when a watched agent directory changes (so new
+ * sessions appear without a reload), stops tailers of transcripts that disappeared or aged out, and
+ * forwards every batch of events (with source info and stable keys) to its listeners.
+ */
+export class TranscriptWatcher {
+  private readonly discovery: TranscriptDiscovery;
+  private readonly tailers = new Map<string, TranscriptTailer>();
+  private readonly listeners = new Set<(events: TailedEvent[]) => void>();
+  private readonly dirWatchers = new Map<string, fs.FSWatcher>();
+  private readonly log: Logger;
+  readonly counters: Counters;
+  private rescanTimer: NodeJS.Timeout | undefined;
+  private debounceTimer: NodeJS.Timeout | undefined;
+  private scanning: Promise<void> | undefined;
+  private rescanAgain = false;
+  private disposed = false;
+  private last: DiscoveryResult | undefined;
+
+  constructor(private readonly opts: TranscriptWatcherOptions) {
+    this.log = opts.log ?? nullLogger;
+    this.counters = opts.counters ?? new Counters();
+    this.discovery = new TranscriptDiscovery(opts.repo, { ...opts.discovery, log: opts.discovery.log ?? this.log, counters: opts.discovery.counters ?? this.counters });
+  }
+
+  /** Subscribes to event batches; returns a disposable. */
+  onEvents(listener: (events: TailedEvent[]) => void): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  /** Files currently tailed. */
+  get tailedFiles(): string[] {
+    return [...this.tailers.keys()];
+  }
+
+  /** The last discovery result. */
+  get lastDiscovery(): DiscoveryResult | undefined {
+    return this.last;
+  }
+
+  /** First discovery + tailing; then periodic rescans. */
+  async start(): Promise<void> {
+    await this.rescan();
+    const every = this.opts.rescanIntervalMs ?? 30_000;
+    if (every > 0 && !this.disposed) {
+      this.rescanTimer = setInterval(() => void this.rescan(), every);
+      this.rescanTimer.unref?.();
+    }
+  }
+
+  /** Discovers again and starts/stops tailers (serialized; calls during a scan coalesce into one more). */
+  rescan(): Promise<void> {
+    if (this.disposed) return Promise.resolve();
+    if (this.scanning) {
+      this.rescanAgain = true;
+      return this.scanning;
+    }
+    const run = async () => {
+      do {
+        this.rescanAgain = false;
+        try {
+          await this.scanOnce();
+        } catch (e) {
+          this.counters.inc('watcher.scanErrors');
+          this.log.warn(`transcript rescan failed: ${e instanceof Error ? e.message : String(e)}`);
+        }
+      } while (this.rescanAgain && !this.disposed);
+    };
+    this.scanning = run().finally(() => {
+      this.scanning = undefined;
+    });
+    return this.scanning;
+  }
+
+  /** Stops every tailer, watcher and timer. */
+  dispose(): void {
+    this.disposed = true;
+    if (this.rescanTimer) clearInterval(this.rescanTimer);
+    if (this.debounceTimer) clearTimeout(this.debounceTimer);
+    for (const w of this.dirWatchers.values()) w.close();
+    this.dirWatchers.clear();
+    for (const t of this.tailers.values()) t.dispose();
+    this.tailers.clear();
+    this.listeners.clear();
+  }
+
+  private async scanOnce(): Promise<void> {
+    const result = await this.discovery.scan();
+    if (this.disposed) return;
+    this.last = result;
+    const wanted = result.transcripts.slice(0, this.opts.maxTailers ?? 64);
+    const wantedPaths = new Set(wanted.map((t) => t.filePath));
+    for (const [p, t] of this.tailers) {
+      if (!wantedPaths.has(p) || t.stopped) {
+        t.dispose();
+        this.tailers.delete(p);
+      }
+    }
+    const started: Promise<void>[] = [];
+    for (const t of wanted) if (!this.tailers.has(t.filePath)) started.push(this.startTailer(t));
+    await Promise.all(started);
+    this.updateDirWatchers(result.watchDirs);
+    this.log.debug(`transcripts: ${result.transcripts.length} found, ${this.tailers.size} tailed`);
+  }
+
+  private async startTailer(t: DiscoveredTranscript): Promise<void> {
+    const tailer = new TranscriptTailer({
+      agent: t.agent,
+      filePath: t.filePath,
+      sessionIdHint: t.sessionIdHint,
+      cwdHint: t.cwdHint,
+      sidechain: t.sidechain,
+      offsetStore: this.opts.offsetStore,
+      onEvents: (events) => this.forward(events),
+      onGone: () => {
+        if (this.tailers.get(t.filePath) === tailer) this.tailers.delete(t.filePath);
+      },
+      useFsWatch: this.opts.useFsWatch,
+      pollIntervalMs: this.opts.pollIntervalMs,
+      debounceMs: this.opts.debounceMs,
+      maxLineBytes: this.opts.maxLineBytes,
+      log: this.log,
+      counters: this.counters,
+    });
+    this.tailers.set(t.filePath, tailer);
+    await tailer.start();
+    if (this.disposed) tailer.dispose();
+  }
+
+  private forward(events: TailedEvent[]): void {
+    for (const l of [...this.listeners]) {
+      try {
+        l(events);
+      } catch (e) {
+        this.counters.inc('watcher.listenerErrors');
+        this.log.error(`transcript listener failed: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+  }
+
+  private updateDirWatchers(dirs: readonly string[]): void {
+    if (this.opts.useFsWatch === false) return;
+    const wanted = new Set(dirs);
+    for (const [d, w] of this.dirWatchers) {
+      if (!wanted.has(d)) {
+        w.close();
+        this.dirWatchers.delete(d);
+      }
+    }
+    for (const d of wanted) {
+      if (this.dirWatchers.has(d)) continue;
+      try {
+        const w = fs.watch(d, { persistent: false }, () => this.scheduleRescan());
+        w.on('error', () => {
+          w.close();
+          this.dirWatchers.delete(d);
+        });
+        this.dirWatchers.set(d, w);
+      } catch {
+        // missing directory (e.g. Codex's folder for today) or no watch available: the periodic rescan covers it
+        this.counters.inc('watcher.dirWatchFailures');
+      }
+    }
+  }
+
+  private scheduleRescan(): void {
+    if (this.disposed) return;
+    if (this.debounceTimer) clearTimeout(this.debounceTimer);
+    this.debounceTimer = setTimeout(() => {
+      this.debounceTimer = undefined;
+      void this.rescan();
+    }, this.opts.rescanDebounceMs ?? 500);
+    this.debounceTimer.unref?.();
+  }
+}
