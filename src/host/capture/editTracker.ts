@@ -1,0 +1,207 @@
+import * as vscode from 'vscode';
+import * as path from 'node:path';
+import type { Logger } from '../../core/ports';
+import type { ContentTransition, TransitionSource } from '../../core/capture/editCapture';
+import { FileSnapshots } from '../../node/capture/fileSnapshots';
+import type { RepositoryService } from '../repositoryService';
+import { DocumentMirror } from './documentMirror';
+
+/**
+ * Observes every change to the files of one repository — typing, paste, agent WorkspaceEdits,
+ * formatters (open documents), and writes on disk by CLI agents and tools (file watcher) — and
+ * turns them into content transitions (text before → after). Who made them is decided later by
+ * EditCapture against the transcripts. No git process and no full-text copy per keystroke:
+ * typing is coalesced per document and flushed at save, after a pause, at a bulk change and
+ * before a commit is recorded.
+ */
+export class EditTracker implements vscode.Disposable {
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly mirrors = new Map<string, DocumentMirror>();
+  private readonly snapshots: FileSnapshots;
+  private readonly diskTimers = new Map<string, NodeJS.Timeout>();
+  private readonly diskInFlight = new Map<string, Promise<void>>();
+  private idleTimer: NodeJS.Timeout | undefined;
+  private seq = 0;
+  /** Longest synchronous time spent in the change handler (ms), for the benchmark. */
+  handlerStats = { calls: 0, totalMs: 0, maxMs: 0 };
+
+  constructor(
+    private readonly repo: RepositoryService,
+    private readonly emit: (t: ContentTransition) => void,
+    private readonly log: Logger,
+    private readonly idleFlushMs = 1500,
+  ) {
+    this.snapshots = new FileSnapshots(repo.root, repo.git);
+    for (const doc of vscode.workspace.textDocuments) this.track(doc);
+    this.disposables.push(
+      vscode.workspace.onDidOpenTextDocument((d) => this.track(d)),
+      vscode.workspace.onDidCloseTextDocument((d) => this.untrack(d)),
+      vscode.workspace.onDidChangeTextDocument((e) => this.onChange(e)),
+      vscode.workspace.onDidSaveTextDocument((d) => this.onSave(d)),
+    );
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(repo.root), '**/*'));
+    this.disposables.push(
+      watcher,
+      watcher.onDidChange((u) => this.onDisk(u)),
+      watcher.onDidCreate((u) => this.onDisk(u)),
+      watcher.onDidDelete((u) => this.onDisk(u)),
+    );
+  }
+
+  /** Repo-relative path of a file URI inside this repository, else undefined. */
+  relPath(uri: vscode.Uri): string | undefined {
+    if (uri.scheme !== 'file') return undefined;
+    const rel = path.relative(this.repo.root, uri.fsPath);
+    if (!rel || rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
+    const posix = rel.split(path.sep).join('/');
+    if (posix === '.git' || posix.startsWith('.git/') || posix.includes('/node_modules/') || posix.startsWith('node_modules/')) return undefined;
+    return posix;
+  }
+
+  private track(doc: vscode.TextDocument): void {
+    const rel = this.relPath(doc.uri);
+    if (!rel || this.mirrors.has(doc.uri.toString())) return;
+    this.mirrors.set(doc.uri.toString(), new DocumentMirror(doc.getText()));
+    if (!doc.isDirty) this.snapshots.set(rel, doc.getText());
+  }
+
+  private untrack(doc: vscode.TextDocument): void {
+    const key = doc.uri.toString();
+    const m = this.mirrors.get(key);
+    if (m?.hasPending) this.flushDoc(doc, m);
+    this.mirrors.delete(key);
+  }
+
+  private onChange(e: vscode.TextDocumentChangeEvent): void {
+    if (e.contentChanges.length === 0) return;
+    const t0 = performance.now();
+    const m = this.mirrors.get(e.document.uri.toString());
+    if (m) {
+      const now = Date.now();
+      if (!e.document.isDirty && e.reason === undefined) {
+        // the document was reloaded after its file changed on disk (or undone to the saved
+        // state): never human typing; the file watcher reports the disk transition itself
+        if (m.hasPending) this.flushDoc(e.document, m, m.materialize());
+        m.checkpoint(e.document.getText());
+      } else if (this.looksLikeTyping(e)) {
+        m.push(e.contentChanges, now);
+        this.scheduleIdleFlush();
+      } else {
+        // bulk change (agent WorkspaceEdit, format, multi-cursor, paste away from the cursor):
+        // close the typing run first, then emit this change on its own
+        const before = m.materialize();
+        if (m.hasPending) this.emitTransition(this.relPath(e.document.uri)!, m.checkpointText, before, m.pendingSince ?? now, 'typing');
+        const after = e.document.getText();
+        this.emitTransition(this.relPath(e.document.uri)!, before, after, now, 'bulk');
+        m.checkpoint(after);
+      }
+    }
+    const dt = performance.now() - t0;
+    this.handlerStats.calls++;
+    this.handlerStats.totalMs += dt;
+    if (dt > this.handlerStats.maxMs) this.handlerStats.maxMs = dt;
+  }
+
+  /** Typing and paste: one change at a selection of the focused active editor. */
+  private looksLikeTyping(e: vscode.TextDocumentChangeEvent): boolean {
+    if (e.reason !== undefined) return true; // undo/redo of the user's own edits
+    if (e.contentChanges.length !== 1) return false;
+    const editor = vscode.window.activeTextEditor;
+    if (!editor || editor.document !== e.document) return false;
+    const c = e.contentChanges[0];
+    return editor.selections.some((s) => Math.abs(s.active.line - c.range.start.line) <= 1);
+  }
+
+  private scheduleIdleFlush(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => this.flushTyping(), this.idleFlushMs);
+  }
+
+  /** Emits coalesced typing of every open document (at a pause, a save, a turn or a commit). */
+  flushTyping(): void {
+    for (const doc of vscode.workspace.textDocuments) {
+      const m = this.mirrors.get(doc.uri.toString());
+      if (m?.hasPending) this.flushDoc(doc, m);
+    }
+  }
+
+  private flushDoc(doc: vscode.TextDocument, m: DocumentMirror, text = doc.getText()): void {
+    const rel = this.relPath(doc.uri);
+    if (rel) this.emitTransition(rel, m.checkpointText, text, m.pendingSince ?? Date.now(), 'typing');
+    m.checkpoint(text);
+  }
+
+  private onSave(doc: vscode.TextDocument): void {
+    const rel = this.relPath(doc.uri);
+    if (!rel) return;
+    const m = this.mirrors.get(doc.uri.toString());
+    if (m?.hasPending) this.flushDoc(doc, m);
+    // what is on disk now is what the editor wrote: not a disk transition of its own
+    this.snapshots.set(rel, doc.getText());
+  }
+
+  private onDisk(uri: vscode.Uri): void {
+    const rel = this.relPath(uri);
+    if (!rel) return;
+    const prev = this.diskTimers.get(rel);
+    if (prev) clearTimeout(prev);
+    this.diskTimers.set(
+      rel,
+      setTimeout(() => {
+        this.diskTimers.delete(rel);
+        const run = (this.diskInFlight.get(rel) ?? Promise.resolve()).then(() => this.readDisk(rel));
+        this.diskInFlight.set(rel, run);
+        void run.finally(() => {
+          if (this.diskInFlight.get(rel) === run) this.diskInFlight.delete(rel);
+        });
+      }, 50),
+    );
+  }
+
+  private async readDisk(rel: string): Promise<void> {
+    try {
+      const now = Date.now();
+      const current = await this.snapshots.readCurrent(rel);
+      if (current === undefined) return;
+      const before = await this.snapshots.previous(rel);
+      const after = current ?? '';
+      if (before === after) return;
+      if (current === null) this.snapshots.forget(rel);
+      else this.snapshots.set(rel, after);
+      this.emitTransition(rel, before, after, now, 'disk');
+    } catch (e) {
+      this.log.debug(`disk read failed for a file: ${String(e)}`);
+    }
+  }
+
+  /** Waits for pending disk reads and flushes typing (called before a commit is recorded). */
+  async settle(): Promise<void> {
+    this.flushTyping();
+    for (const [rel, timer] of this.diskTimers) {
+      clearTimeout(timer);
+      this.diskTimers.delete(rel);
+      this.diskInFlight.set(rel, (this.diskInFlight.get(rel) ?? Promise.resolve()).then(() => this.readDisk(rel)));
+    }
+    await Promise.all([...this.diskInFlight.values()]);
+  }
+
+  /** Marks committed content as known (after a commit, checkout or reset). */
+  async refreshKnown(rels: string[]): Promise<void> {
+    for (const rel of rels) {
+      const cur = await this.snapshots.readCurrent(rel);
+      if (typeof cur === 'string') this.snapshots.set(rel, cur);
+      else this.snapshots.forget(rel);
+    }
+  }
+
+  private emitTransition(file: string, before: string, after: string, time: number, source: TransitionSource): void {
+    if (before === after) return;
+    this.emit({ id: `${Date.now().toString(36)}-${++this.seq}`, file, before, after, time, source });
+  }
+
+  dispose(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    for (const t of this.diskTimers.values()) clearTimeout(t);
+    for (const d of this.disposables.reverse()) d.dispose();
+  }
+}

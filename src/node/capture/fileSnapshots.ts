@@ -1,0 +1,56 @@
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import type { GitRunner } from '../git/gitRunner';
+
+/** Files larger than this are not captured (attribution for them degrades to file level). */
+export const maxCapturedBytes = 2 * 1024 * 1024;
+
+/**
+ * Last known on-disk content of the files of one repository, so that a write by a CLI agent can
+ * be turned into a before → after transition. Unknown files start from the index version
+ * (or empty for a new file). Binary and oversized files are skipped.
+ */
+export class FileSnapshots {
+  private readonly known = new Map<string, string>();
+
+  constructor(
+    private readonly root: string,
+    private readonly git: GitRunner,
+  ) {}
+
+  /** Sets the known content (e.g. an open document at save). */
+  set(rel: string, text: string): void {
+    this.known.set(rel, text);
+  }
+
+  get(rel: string): string | undefined {
+    return this.known.get(rel);
+  }
+
+  forget(rel: string): void {
+    this.known.delete(rel);
+  }
+
+  /** The content before the current write: known snapshot, else the index/HEAD version, else ''. */
+  async previous(rel: string): Promise<string> {
+    const k = this.known.get(rel);
+    if (k !== undefined) return k;
+    const fromIndex = await this.git.tryRun(['show', `:${rel}`]);
+    if (fromIndex !== undefined) return fromIndex;
+    return '';
+  }
+
+  /** Reads the current file (undefined = deleted/unreadable/binary/too big → not captured). */
+  async readCurrent(rel: string): Promise<string | undefined | null> {
+    const abs = path.join(this.root, rel);
+    try {
+      const st = await fs.stat(abs);
+      if (!st.isFile() || st.size > maxCapturedBytes) return undefined;
+      const buf = await fs.readFile(abs);
+      if (buf.subarray(0, 8000).includes(0)) return undefined;
+      return buf.toString('utf8');
+    } catch (e) {
+      return (e as NodeJS.ErrnoException).code === 'ENOENT' ? null : undefined;
+    }
+  }
+}
