@@ -1,2 +1,428 @@
-// Placeholder until the benchmark issue lands: says so and exits 0.
-console.log('npm run bench: benchmarks are not implemented yet (see the Benchmarks issue).');
+// `npm run bench` (after `node esbuild.mjs`): builds its own synthetic data in a temp dir, runs
+// every measurement several times, writes bench-results/latest.json + latest.md, prints the table
+// and exits non-zero when a goal is missed. See bench-results/latest.md for what each row means.
+//
+//   node scripts/bench.mjs [--quick] [--skip-host] [--host-rounds N]
+//
+// --quick: reduced data (smoke run; its numbers are not comparable to the goals).
+// --skip-host: no code-server runs (the in-host rows are then "missing").
+// VSH_KEEP=1 keeps the temp dir; VSH_TMP sets where it goes.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem, release, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT, log, summarize } from './bench/common.mjs';
+import { buildHistoryRepo, pickNotedLines } from './bench/gitData.mjs';
+import { writeTranscripts, defaultPlan, MiB } from './bench/transcripts.mjs';
+import { bundleSize, devBuild, fallbackImpl, hoverBench, noteWriteBench, parseBench, recorderImpl, tailBench, tailerCatchUpBench } from './bench/nodeBench.mjs';
+import { cleanupRun, runHostConfig } from './bench/hostBench.mjs';
+import { markdownReport, row, textTable } from './bench/report.mjs';
+
+const T0 = Date.now();
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const skipHost = args.includes('--skip-host');
+const hostRounds = Number(args[args.indexOf('--host-rounds') + 1]) || (quick ? 1 : 2);
+const LIMIT_MS = 10 * 60 * 1000;
+
+if (!existsSync(join(ROOT, 'out/src/node/lookup/lineNoteLookup.js')) || !existsSync(join(ROOT, 'out/test/suite/index.js'))) {
+  console.error('build first: node esbuild.mjs (npm run bench does it)');
+  process.exit(2);
+}
+
+const base = mkdtempSync(join(process.env.VSH_TMP || tmpdir(), 'agentnote-bench-'));
+const home = join(base, 'home');
+mkdirSync(home, { recursive: true });
+writeFileSync(join(home, '.gitconfig'), '[user]\n\tname = Ann Dev\n\temail = ann@example.com\n[init]\n\tdefaultBranch = main\n[commit]\n\tgpgsign = false\n');
+// Every git process of this run (ours and through GitRunner) uses the temp HOME, never the machine's config.
+process.env.HOME = home;
+process.env.XDG_CONFIG_HOME = join(home, '.config');
+process.env.GIT_CONFIG_NOSYSTEM = '1';
+
+const results = { errors: [] };
+const notes = [];
+async function stage(name, fn) {
+  const t = Date.now();
+  log(`${name}…`);
+  try {
+    const r = await fn();
+    log(`${name} done in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+    return r;
+  } catch (e) {
+    const msg = `${name} failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}`;
+    log(msg);
+    results.errors.push(msg.split('\n').slice(0, 4).join(' | '));
+    return undefined;
+  }
+}
+
+let exitCode = 0;
+try {
+  // ── build: bundle size (production build; the in-host runs then use the minified bundle) ──
+  results.bundleBytes = await stage('production bundle', () => bundleSize());
+
+  // ── data ──
+  const pristine = join(base, 'pristine', 'repo');
+  const wsPath = join(base, 'ws', 'repo');
+  const repo = await stage('git history (fast-import)', () => buildHistoryRepo({ dir: pristine, home, commits: quick ? 400 : 2000 }));
+  if (!repo) throw new Error('cannot continue without the repository');
+  const plan = quick ? Object.fromEntries(Object.entries(defaultPlan).map(([a, sizes]) => [a, sizes.map((s) => Math.round(s / 20))])) : defaultPlan;
+  const transcripts = await stage('transcripts', () => writeTranscripts({ home, cwd: wsPath, files: [repo.bigFile, ...repo.featureFiles], plan }));
+  const lines = pickNotedLines(repo, 12);
+  results.data = {
+    commits: repo.commits,
+    notes: repo.notes,
+    bigFileLines: repo.lineCount,
+    transcripts: transcripts?.map((t) => ({ agent: t.agent, bytes: t.bytes, turns: t.turns })),
+    hoverLines: lines.map((l) => ({ line: l.line, depth: l.depth })),
+  };
+
+  // ── node level ──
+  results.hover = await stage('hover (node level)', () => hoverBench({ repo, home, lines, rounds: 20, coldSamples: lines.length, coldNoCacheSamples: 6 }));
+  results.noteWrite = await stage('note written after HEAD moves', async () => {
+    const copy = join(base, 'notes-repo');
+    execFileSync('cp', ['-a', pristine, copy]);
+    let impl;
+    try {
+      impl = recorderImpl();
+    } catch (e) {
+      notes.push(`RepositoryRecorder could not be loaded (${e instanceof Error ? e.message : String(e)}); the note-writing row uses the fallback.`);
+      impl = fallbackImpl();
+    }
+    const r = await noteWriteBench({ root: copy, home, files: repo.featureFiles, samples: 8, impl });
+    return { ...r, impl: impl.name };
+  });
+  results.parse = await stage('transcript parse throughput', () => parseBench({ transcripts, runs: 3 }));
+  results.catchUp = await stage('tailer catch-up', () => tailerCatchUpBench({ transcripts }));
+  const bigClaude = transcripts?.find((t) => t.agent === 'claude');
+  results.tail = await stage('tail 1 KiB appends', () => tailBench({ bigFile: bigClaude.file, sessionId: bigClaude.sessionId, cwd: wsPath, dir: join(base, 'tail'), samples: 40 }));
+
+  // ── in host ──
+  results.host = { enabled: [], disabled: [] };
+  if (!skipHost) {
+    for (let run = 0; run < hostRounds; run++) {
+      for (const mode of ['enabled', 'disabled']) {
+        const r = await stage(`code-server run ${run + 1}/${hostRounds} (${mode})`, () =>
+          runHostConfig(mode, { base, pristine, wsPath, file: repo.bigFile, hoverLines: lines, run, hoverRounds: 10, commits: 20 }),
+        );
+        if (r) {
+          results.host[mode].push(r);
+          cleanupRun(r);
+        }
+      }
+    }
+  }
+} catch (e) {
+  results.errors.push(String(e instanceof Error ? e.stack : e));
+  log(`bench aborted: ${String(e)}`);
+} finally {
+  try {
+    devBuild();
+  } catch (e) {
+    results.errors.push(`dev rebuild failed: ${String(e)}`);
+  }
+}
+
+// ── evaluate ──
+const durationMs = Date.now() - T0;
+const rows = buildRows(results, durationMs);
+const env = environment(results);
+const data = describeData(results);
+for (const e of results.errors) notes.push(`error: ${e}`);
+mkdirSync(join(ROOT, 'bench-results'), { recursive: true });
+writeFileSync(join(ROOT, 'bench-results', 'latest.json'), JSON.stringify({ version: 1, quick, durationMs, environment: env, rows, results: stripHost(results), notes }, null, 2));
+writeFileSync(join(ROOT, 'bench-results', 'latest.md'), markdownReport({ rows, env, data, notes, durationMs, quick }));
+console.log(`\n${textTable(rows)}\n`);
+for (const n of notes) console.log(`note: ${n}`);
+const missed = rows.filter((r) => r.status === 'fail' || r.status === 'missing');
+console.log(`\nbench: ${rows.filter((r) => r.status === 'pass').length} goals met, ${missed.length} missed${missed.length ? ` (${missed.map((r) => r.id).join(', ')})` : ''}; total ${(durationMs / 1000).toFixed(0)} s; results in bench-results/latest.md`);
+if (missed.length) exitCode = 1;
+if (process.env.VSH_KEEP) console.log(`kept ${base}`);
+else rmSync(base, { recursive: true, force: true });
+process.exit(exitCode);
+
+// ─────────────────────────────────────────────────────────────────────────────────────────────
+
+function buildRows(r, durationMs) {
+  const out = [];
+  const h = r.hover;
+  const baseLabel = '`git blame -L n,n --porcelain` + `git notes show` per hover';
+  out.push(
+    row({
+      id: 'hover-warm',
+      what: 'Hover lookup, warm (node: `LineNoteLookup`, blame + notes listing cached)',
+      unit: 'ms',
+      goal: '≤ 10 ms median, ≥ 10× faster than baseline',
+      samples: h?.warm.samples,
+      baseline: h?.baseline.samples,
+      baselineLabel: baseLabel,
+      check: (s, ratio) => (s.median <= 10 && ratio <= 0.1) || `median ${s.median.toFixed(3)} ms, ${ratio ? (1 / ratio).toFixed(1) : '?'}× faster`,
+      note: `${h ? `${h.lines} noted lines of the 5,000-line file × ${h.warm.samples.length / h.lines} rounds; ${h.warm.gitCallsPerLookup} git processes per hover. ` : ''}NoteStore with \`trustCacheUntilInvalidated\` (the extension watches the notes ref), whole-file blame cached by BlameService.`,
+    }),
+    row({
+      id: 'hover-warm-verify',
+      what: 'Hover lookup, warm, notes ref re-checked per hover (node)',
+      unit: 'ms',
+      samples: h?.warmVerify.samples,
+      baseline: h?.baseline.samples,
+      baselineLabel: baseLabel,
+      note: `Same, but NoteStore's default mode: ${h ? h.warmVerify.gitCallsPerLookup : '?'} \`git rev-parse\` per hover to see whether the notes ref moved. Informational: shows what a hover costs when every lookup spawns git.`,
+    }),
+    row({
+      id: 'hover-cold',
+      what: 'Hover lookup, cold: first hover in the file (node; notes listing cached)',
+      unit: 'ms',
+      goal: '≤ 150 ms median',
+      samples: h?.cold.samples,
+      baseline: h?.baseline.samples,
+      baselineLabel: baseLabel,
+      check: (s) => s.median <= 150 || `median ${s.median.toFixed(0)} ms`,
+      note: `Fresh BlameService + LineNoteLookup per sample: \`git blame -L n,n\` of the hovered line (the lookup also starts the whole-file blame in the background; it took ${h ? summarize(h.cold.wholeFileBlameMs).median.toFixed(0) : '?'} ms median and is awaited between samples, untimed). The notes listing was already loaded (the extension lists notes once per notes-ref change); with nothing cached see the next row. Blame of one line must walk the history back to the commit that last changed it, so its cost grows with the file's history (2,000 commits here).`,
+    }),
+    row({
+      id: 'hover-cold-nocache',
+      what: 'Hover lookup, cold, nothing cached (node; fresh NoteStore too)',
+      unit: 'ms',
+      samples: h?.coldNoCache.samples,
+      baseline: h?.baseline.samples,
+      baselineLabel: baseLabel,
+      note: 'Also lists the 1,000 notes (`git rev-parse` + `git notes list`) before answering. Informational.',
+    }),
+  );
+  const enabled = r.host?.enabled ?? [];
+  const disabled = r.host?.disabled ?? [];
+  const hostOk = (x) => x.host && x.exit === 0;
+  const hoverRuns = enabled.filter((x) => x.host?.hoverWarm);
+  const oursCount = hoverRuns.reduce((a, x) => a + x.host.hoverWarm.ours, 0);
+  const hoverTotal = hoverRuns.reduce((a, x) => a + x.host.hoverWarm.total, 0);
+  const disabledHover = disabled.flatMap((x) => x.host?.hoverWarm?.samples ?? []);
+  out.push(
+    row({
+      id: 'host-hover-warm',
+      what: 'Hover through the extension host (`vscode.executeHoverProvider`), warm',
+      unit: 'ms',
+      goal: '≤ 30 ms median',
+      samples: oursCount > 0 ? hoverRuns.flatMap((x) => x.host.hoverWarm.samples) : [],
+      check: (s) => (s.median <= 30 && oursCount === hoverTotal) || `median ${s.median.toFixed(1)} ms; Agent Note answered ${oursCount}/${hoverTotal}`,
+      note: `code-server 1.100 extension host, the 5,000-line file open in an editor (as plain text, so no TypeScript hover provider runs), same 12 lines × 10 rounds per run after a warm-up. Agent Note's hover was in ${oursCount}/${hoverTotal} answers. For reference, the same command with Agent Note disabled: ${disabledHover.length ? `${summarize(disabledHover).median.toFixed(2)} ms median` : 'not measured'}.${enabled[0]?.host?.hoverFirst ? ` First hover in the file (cold, through the host): ${enabled.map((x) => x.host?.hoverFirst?.ms?.toFixed(0)).join(' / ')} ms.` : ''}`,
+    }),
+  );
+  const nw = r.noteWrite;
+  out.push(
+    row({
+      id: 'note-write',
+      what: 'Note written after HEAD moves, 50-file AI commit',
+      unit: 'ms',
+      goal: '≤ 300 ms median',
+      samples: nw?.recordMs,
+      baseline: nw?.commitMs,
+      baselineLabel: '`git commit -a` of the same change',
+      check: (s) => s.median <= 300 || `median ${s.median.toFixed(0)} ms`,
+      note: nw
+        ? `${nw.impl}: from the commit to the note in refs/notes/agentnote, in a copy of the 2,000-commit repository with 1,000 notes. Each sample: one Claude Code turn edits all 50 modules (4 lines each; transcript events parsed by the Claude parser, disk transitions fed like the host does, captured before the commit), then \`git commit -a\`. Result checked: ${nw.checks[0].aiFiles}/50 files by_ai, ${nw.checks[0].lines ? `${nw.checks[0].lines.ai_added}/${nw.checks[0].lines.total_added} AI lines` : 'no line counts'}, method ${nw.checks[0].method}; ${nw.checks[0].gitCalls} git processes per note.`
+        : 'not measured',
+    }),
+  );
+  const commitRatios = [];
+  for (let i = 0; i < Math.min(enabled.length, disabled.length); i++) {
+    const e = enabled[i].driver?.commits ?? [];
+    const d = disabled[i].driver?.commits ?? [];
+    if (e.length && d.length) commitRatios.push(summarize(e).median / summarize(d).median);
+  }
+  const eCommits = enabled.flatMap((x) => x.driver?.commits ?? []);
+  const dCommits = disabled.flatMap((x) => x.driver?.commits ?? []);
+  out.push(
+    row({
+      id: 'commit-overhead',
+      what: 'Commit duration with the extension active (vs inactive)',
+      unit: 'ms',
+      goal: 'ratio ≤ 1.05',
+      samples: eCommits,
+      baseline: dCommits,
+      baselineLabel: 'same commits, Agent Note not loaded',
+      check: (_s, ratio) => ratio <= 1.05 || `ratio ${ratio.toFixed(3)}`,
+      note: `\`git commit -a\` of a one-line change, run from a terminal-like process next to the code-server (20 commits per run, 400 ms apart, so the extension reacts to each commit while the next one comes), in the workspace of the extension host. Per-run ratios: ${commitRatios.map((x) => x.toFixed(3)).join(', ') || '—'}. Notes written by Agent Note for these human commits: none expected.`,
+    }),
+  );
+  const p = r.parse;
+  out.push(
+    row({
+      id: 'parse-throughput',
+      what: 'Transcript parse throughput (LineSplitter + agent parsers)',
+      unit: 'MiB/s',
+      goal: '≥ 50 MiB/s',
+      samples: p?.parseMiBs,
+      baseline: p?.readMiBs,
+      baselineLabel: 'reading the same bytes, no parsing',
+      check: (s) => s.median >= 50 || `median ${s.median.toFixed(1)} MiB/s`,
+      note: p
+        ? `${(p.totalBytes / MiB).toFixed(0)} MiB of transcripts (4 agents, 20 files) read in 256 KiB chunks, split into lines and parsed to ${p.events.toLocaleString('en-US')} events per pass; ${p.parseMiBs.length} passes. Per agent (last pass): ${Object.entries(p.perAgentMiBs).map(([a, v]) => `${a} ${v.toFixed(0)} MiB/s`).join(', ')}.${r.catchUp ? ` Through TranscriptTailer (what the extension does on start): ${r.catchUp.MiBs.toFixed(0)} MiB/s.` : ''}`
+        : 'not measured',
+    }),
+  );
+  const t = r.tail;
+  out.push(
+    row({
+      id: 'tail-append',
+      what: 'Tailing a 1 KiB append to the 100 MiB Claude session',
+      unit: 'ms',
+      goal: '≤ 5 ms median, independent of file size',
+      samples: t?.big,
+      baseline: t?.small,
+      baselineLabel: 'same append to a 64 KiB session',
+      check: (s, _ratio, b) => (s.median <= 5 && s.median <= Math.max(2 * b.median, b.median + 1)) || `median ${s.median.toFixed(2)} ms vs ${b.median.toFixed(2)} ms for the small file`,
+      note: t ? `TranscriptTailer.readNow() after appending one complete 1 KiB record (no fs.watch/poll delay): time from before the append to the events callback. File sizes ${(t.bigBytes / MiB).toFixed(0)} MiB and ${(t.smallBytes / 1024).toFixed(0)} KiB; samples alternate between the two. "Independent of file size" = big-file median ≤ max(2 × small, small + 1 ms). Initial catch-up of the 100 MiB file: ${(t.initialReadMs / 1000).toFixed(2)} s.` : 'not measured',
+    }),
+  );
+  const rssPairs = [];
+  for (let i = 0; i < Math.min(enabled.length, disabled.length); i++) {
+    const e = enabled[i].host?.memorySettled?.rss;
+    const d = disabled[i].host?.memorySettled?.rss;
+    if (e && d) rssPairs.push({ e, d });
+  }
+  out.push(
+    row({
+      id: 'rss',
+      what: 'Extra RSS of the extension host, all transcripts tailed',
+      unit: 'MiB',
+      goal: '≤ 50 MiB',
+      samples: rssPairs.map((x) => (x.e - x.d) / MiB),
+      baseline: rssPairs.map((x) => x.d / MiB),
+      baselineLabel: 'extension host RSS, Agent Note not loaded',
+      check: (s) => s.median <= 50 || `median ${s.median.toFixed(1)} MiB`,
+      note: `RSS (after two forced GCs, median of 5 samples) of the extension host once Agent Note reported idle (\`api.idle()\`: capture started, every transcript read) and the host's CPU was quiet, minus the same in a run without Agent Note; one sample per pair of runs. Enabled RSS: ${rssPairs.map((x) => (x.e / MiB).toFixed(0)).join(', ') || '—'} MiB.${enabled[0]?.host?.idleAfterMs ? ` Start-up to idle: ${enabled.map((x) => ((x.host?.idleAfterMs ?? 0) / 1000).toFixed(1)).join(' / ')} s after the suite started.` : ''}`,
+    }),
+  );
+  const act = enabled.map((x) => x.host?.statsAtStart?.activateMs).filter((x) => Number.isFinite(x));
+  const actLog = enabled.map((x) => x.activationLogMs).filter((x) => Number.isFinite(x));
+  out.push(
+    row({
+      id: 'activate',
+      what: '`activate()` duration',
+      unit: 'ms',
+      goal: '≤ 30 ms',
+      samples: act.length ? act : actLog,
+      check: (s) => s.median <= 30 || `median ${s.median.toFixed(1)} ms`,
+      note: `Measured inside activate() with performance.now() (\`api.benchStats().activateMs\`${act.length ? '' : '; API missing, taken from the "activated in X ms" log line'}), one sample per enabled run, production bundle.`,
+    }),
+  );
+  out.push(
+    row({
+      id: 'bundle',
+      what: 'Bundle size (minified `dist/extension.js`)',
+      unit: 'KB',
+      goal: '≤ 600 KB',
+      samples: r.bundleBytes ? [r.bundleBytes / 1000] : [],
+      check: (s) => s.median <= 600 || `${s.median.toFixed(0)} KB`,
+      note: '`node esbuild.mjs --production`, then the file size (1 KB = 1,000 bytes).',
+      decimals: 0,
+    }),
+  );
+  const typ = enabled.filter((x) => x.host?.typing);
+  const gitDuring = typ.map((x) => {
+    const t0 = x.host.typing.statsBefore;
+    const t1 = x.host.typing.statsDuring;
+    if (t0 && t1) return t1.gitCalls - t0.gitCalls;
+    return x.driver?.processes?.during?.ours;
+  });
+  const procNote = (list) => list.map((x) => (x.driver?.processes?.during ? `${x.driver.processes.during.git} during / ${x.driver.processes.after?.git ?? '?'} after` : '?')).join(', ');
+  out.push(
+    row({
+      id: 'keystroke-git',
+      what: 'Git processes started by Agent Note while typing 200 characters',
+      unit: 'processes',
+      goal: '0',
+      samples: gitDuring.filter((x) => Number.isFinite(x)),
+      check: (s) => s.max === 0 || `${s.max} git processes`,
+      note: `200 characters typed with the \`type\` command into the open 5,000-line file, one every 40 ms. Counted with Agent Note's own counter (\`benchStats().gitCalls\`, every GitRunner call) between the first and the last keystroke. Cross-check from /proc (all git children of the extension host, polled every 3 ms; during typing / in the 1 s after it): enabled ${procNote(typ) || '—'}; disabled ${procNote(disabled.filter((x) => x.host?.typing)) || '—'}.`,
+      decimals: 0,
+    }),
+  );
+  const handler = typ
+    .map((x) => {
+      const a = x.host.typing.statsBefore?.handlerStats;
+      const b = x.host.typing.statsDuring?.handlerStats;
+      if (!a || !b || b.calls === a.calls) return undefined;
+      return { mean: (b.totalMs - a.totalMs) / (b.calls - a.calls), calls: b.calls - a.calls, median: b.medianMs, max: b.maxMs };
+    })
+    .filter(Boolean);
+  const hasMedian = handler.length > 0 && handler.every((x) => Number.isFinite(x.median));
+  out.push(
+    row({
+      id: 'keystroke-handler',
+      what: 'Time in Agent Note\'s document-change handler per keystroke',
+      unit: 'ms',
+      goal: '≤ 0.1 ms median',
+      samples: handler.map((x) => (hasMedian ? x.median : x.mean)),
+      check: (s) => s.median <= 0.1 || `${s.median.toFixed(3)} ms`,
+      note: `From \`benchStats().handlerStats\` around the 200 keystrokes (${handler.map((x) => `${x.calls} calls`).join(', ') || 'no data'}); ${hasMedian ? 'the handler\'s own median' : 'the API exposes no median, so this is the mean per call over the typing window (≥ the median for such skewed timings)'}; max ${handler.map((x) => x.max?.toFixed(2)).join(' / ') || '—'} ms.`,
+    }),
+  );
+  out.push(
+    row({
+      id: 'bench-time',
+      what: 'This benchmark\'s own run time',
+      unit: 's',
+      goal: '< 600 s on 2 cores',
+      samples: [durationMs / 1000],
+      check: (s) => s.median < LIMIT_MS / 1000 || 'too slow',
+      note: 'Wall time of `node scripts/bench.mjs` (data generation, all measurements, rebuilds).',
+      decimals: 0,
+    }),
+  );
+  return out;
+}
+
+function environment(r) {
+  let gitVersion = '?';
+  try {
+    gitVersion = execFileSync('git', ['--version'], { encoding: 'utf8' }).trim().replace('git version ', '');
+  } catch {
+    /* ignore */
+  }
+  let codeServer = '?';
+  try {
+    codeServer = JSON.parse(readFileSync(join(ROOT, 'node_modules/code-server/package.json'), 'utf8')).version;
+  } catch {
+    /* ignore */
+  }
+  const c = cpus();
+  return {
+    date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+    cpus: c.length,
+    cpuModel: c[0]?.model?.trim() ?? '?',
+    memGiB: Math.round(totalmem() / 1024 ** 3),
+    os: `${process.platform} ${release()}`,
+    node: process.version,
+    git: gitVersion,
+    codeServer,
+    vscode: r.host?.enabled?.[0]?.host?.vscode ?? r.host?.disabled?.[0]?.host?.vscode,
+  };
+}
+
+function describeData(r) {
+  const d = r.data;
+  if (!d) return ['(data generation failed)'];
+  const by = {};
+  for (const t of d.transcripts ?? []) {
+    const a = (by[t.agent] ??= { files: 0, bytes: 0, max: 0 });
+    a.files++;
+    a.bytes += t.bytes;
+    a.max = Math.max(a.max, t.bytes);
+  }
+  const total = Object.values(by).reduce((a, x) => a + x.bytes, 0);
+  return [
+    `A git repository built with \`git fast-import\`: \`src/big.ts\` (${d.bigFileLines.toLocaleString('en-US')} lines of TypeScript) touched by all ${d.commits.toLocaleString('en-US')} commits (one block of 1–6 lines replaced, inserted or deleted each), ${d.notes.toLocaleString('en-US')} of them with a schema-v1 Agent Note (written with our note codec, with \`files[].ai_ranges\`) on \`refs/notes/agentnote\`; a commit-graph is written as \`git gc\` would. Plus 50 feature modules for the 50-file AI commit.`,
+    `${(total / MiB).toFixed(0)} MiB of agent transcripts in the agents' default layouts under a temp HOME, all for the benchmark workspace: ${Object.entries(by).map(([a, x]) => `${a} ${x.files} files / ${(x.bytes / MiB).toFixed(0)} MiB (largest ${(x.max / MiB).toFixed(0)} MiB)`).join('; ')}. Records follow the shapes of test/fixtures/transcripts (prompts, assistant text, thinking, tool calls with file contents, edits with original files, patches, command output); every record is accepted by our parsers.`,
+    'Hover samples: 12 lines of `src/big.ts` whose last change is a noted commit, picked at random (fixed seed) over the file.',
+  ];
+}
+
+/** Keeps the host runs' numbers, drops their bulky per-keystroke arrays from latest.json. */
+function stripHost(r) {
+  const copy = { ...r, host: {} };
+  for (const m of ['enabled', 'disabled']) {
+    copy.host[m] = (r.host?.[m] ?? []).map((x) => ({ ...x, runDir: undefined, host: x.host && { ...x.host, typing: x.host.typing && { ...x.host.typing, typeCommandMs: summarize(x.host.typing.typeCommandMs ?? []) } } }));
+  }
+  return copy;
+}

@@ -1,16 +1,17 @@
-// Builds the demo repository: a small TypeScript project with a few commits.
-import { mkdirSync, writeFileSync } from 'node:fs';
+// Builds the demo repository through the real recording pipeline (see test/demo/demoRepository.ts).
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { gitIn } from './harness.mjs';
+import { ROOT } from './harness.mjs';
 
-export async function createDemoRepository({ base }) {
-  const dir = join(base, 'demo-shop');
-  mkdirSync(join(dir, 'src'), { recursive: true });
-  const git = gitIn(dir);
-  git('init', '-q', '-b', 'main');
-  writeFileSync(join(dir, 'README.md'), '# demo-shop\n\nA tiny cart library used to demo Agent Note.\n');
-  writeFileSync(join(dir, 'src/cart.ts'), 'export interface LineItem {\n  sku: string;\n  qty: number;\n  priceCents: number;\n}\n');
-  git('add', '.');
-  git('commit', '-q', '-m', 'chore: scaffold demo-shop');
-  return dir;
+const require = createRequire(import.meta.url);
+
+export async function createDemoRepository({ base, home }) {
+  const prevHome = process.env.HOME;
+  process.env.HOME = home; // the agents' default homes live under the demo HOME
+  try {
+    const { createDemoRepository: build } = require(join(ROOT, 'out/test/demo/demoRepository.js'));
+    return await build({ base, home, log: (m) => console.log(`[demo] ${m}`) });
+  } finally {
+    process.env.HOME = prevHome;
+  }
 }

@@ -2,13 +2,19 @@
 // and workspace; `suite` selects the test files (out/test/suite/<suite>/*.test.js).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { makeGitFixture } from './harness.mjs';
+import { execFileSync } from 'node:child_process';
+import { makeGitFixture, ROOT } from './harness.mjs';
 
 export const scenarios = [
   {
     name: 'git',
     suite: 'git',
     setup: ({ base }) => makeGitFixture(join(base, 'workspace')),
+  },
+  {
+    name: 'peer',
+    suite: 'peer',
+    setup: ({ base }) => clonePeerBundle('todo-api', join(base, 'todo-api')),
   },
   {
     name: 'nogit',
@@ -21,3 +27,12 @@ export const scenarios = [
     },
   },
 ];
+
+/** A clone of a peer bundle (notes written by the Agent Note CLI) with refs/notes/agentnote fetched. */
+export function clonePeerBundle(name, dir) {
+  const bundle = join(ROOT, 'test/fixtures/peer-repos', `${name}.bundle`);
+  execFileSync('git', ['clone', '-q', bundle, dir], { stdio: 'pipe' });
+  execFileSync('git', ['fetch', '-q', bundle, 'refs/notes/agentnote:refs/notes/agentnote'], { cwd: dir, stdio: 'pipe' });
+  execFileSync('git', ['checkout', '-q', '-B', 'main'], { cwd: dir, stdio: 'pipe' });
+  return dir;
+}

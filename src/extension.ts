@@ -1,14 +1,27 @@
 import * as vscode from 'vscode';
+import * as path from 'node:path';
 import { Services } from './host/services';
 import { registerCommands } from './host/commands/registerCommands';
+import { Surfaces } from './host/surfaces';
+import { BlobContentProvider, blobScheme } from './host/blobContentProvider';
+import { registerTimelineSerializer } from './webviews/timeline/timelinePanel';
+import { RepoTimelineSource } from './host/timeline/repoTimelineSource';
 
-/** What activate() returns: a small read-only API (used by the in-host tests and other extensions). */
+/** What activate() returns: a small read-only API (used by the in-host tests, the benchmark and other extensions). */
 export interface AgentNoteApi {
   readonly apiVersion: 1;
   /** Resolves once the git extension is wired up. */
   readonly ready: Promise<void>;
   /** Repositories Agent Note serves, with their HEAD as Agent Note last saw it. */
   repositories(): { root: string; head: string | undefined; branch: string | undefined }[];
+  /** Resolves when every repository has started capture and finished recording the commits seen so far. */
+  idle(): Promise<void>;
+  /** Agent sessions Agent Note follows in a repository (prompts in turn order, files touched). */
+  sessions(root: string): { agent: string; id: string; model: string | undefined; prompts: string[]; files: string[]; active: boolean }[];
+  /** Status bar text ('' when hidden). */
+  statusBarText(): string;
+  /** Numbers for the benchmark. */
+  benchStats(): { activateMs: number; handlerStats: { calls: number; totalMs: number; maxMs: number }; gitCalls: number };
 }
 
 export function activate(context: vscode.ExtensionContext): AgentNoteApi {
@@ -16,12 +29,53 @@ export function activate(context: vscode.ExtensionContext): AgentNoteApi {
   const s = new Services(context);
   context.subscriptions.push(s);
   for (const d of registerCommands(s)) s.own(d);
+  const surfaces = s.own(new Surfaces(s));
+  s.own(vscode.workspace.registerTextDocumentContentProvider(blobScheme, new BlobContentProvider(s.registry)));
+  s.own(
+    registerTimelineSerializer(
+      context,
+      () => {
+        const repo = s.registry.current();
+        return repo ? new RepoTimelineSource(repo) : undefined;
+      },
+      s.log.child('timeline'),
+    ),
+  );
+  const activateMs = performance.now() - started;
   const api: AgentNoteApi = {
     apiVersion: 1,
     ready: s.ready,
     repositories: () => s.registry.all.map((r) => ({ root: r.root, head: r.headCommit, branch: r.branch })),
+    idle: async () => {
+      await s.ready;
+      await Promise.all(s.registry.all.map((r) => r.idle()));
+    },
+    sessions: (root) =>
+      (s.registry.all.find((r) => r.root === root)?.recorder?.sessions.list() ?? []).map((x) => ({
+        agent: x.agent,
+        id: x.id,
+        model: x.model,
+        prompts: x.turns.flatMap((t) => (t.prompt === undefined ? [] : [t.prompt])),
+        files: [...new Set(x.turns.flatMap((t) => t.files).map((f) => (path.isAbsolute(f) ? path.relative(root, f).split(path.sep).join('/') : f)))],
+        active: x.active,
+      })),
+    statusBarText: () => surfaces.statusBar?.visibleText ?? '',
+    benchStats: () => {
+      const handler = { calls: 0, totalMs: 0, maxMs: 0 };
+      let gitCalls = 0;
+      for (const r of s.registry.all) {
+        const h = r.trackerStats;
+        if (h) {
+          handler.calls += h.calls;
+          handler.totalMs += h.totalMs;
+          handler.maxMs = Math.max(handler.maxMs, h.maxMs);
+        }
+        gitCalls += r.git.counters.get('git.calls');
+      }
+      return { activateMs, handlerStats: handler, gitCalls };
+    },
   };
-  s.log.info(`activated in ${(performance.now() - started).toFixed(1)} ms (${vscode.env.appName} ${vscode.version})`);
+  s.log.info(`activated in ${activateMs.toFixed(1)} ms (${vscode.env.appName} ${vscode.version})`);
   void s.ready.catch((e) => s.log.error(`start failed: ${String(e)}`));
   return api;
 }

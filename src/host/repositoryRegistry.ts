@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { Repository } from '../@types/git';
 import type { Logger } from '../core/ports';
 import type { GitExtensionAdapter } from './git/gitExtension';
+import type { AgentNoteConfig } from './config';
 import { RepositoryService } from './repositoryService';
 
 /** Open repositories → per-repository services (multi-root aware), released when a repository closes. */
@@ -17,6 +18,7 @@ export class RepositoryRegistry implements vscode.Disposable {
     private readonly git: GitExtensionAdapter,
     private readonly log: Logger,
     private readonly makeLogger: (component: string) => Logger,
+    private readonly getConfig: () => AgentNoteConfig,
   ) {
     this.disposables.push(
       this.openEmitter,
@@ -51,10 +53,11 @@ export class RepositoryRegistry implements vscode.Disposable {
 
   private add(repo: Repository): void {
     if (this.services.has(repo)) return;
-    const service = new RepositoryService(repo, this.makeLogger(`repo:${repo.rootUri.fsPath.split('/').pop()}`), this.git.gitPath);
+    const service = new RepositoryService(repo, this.makeLogger(`repo:${repo.rootUri.fsPath.split('/').pop()}`), this.git.gitPath, this.getConfig());
     this.services.set(repo, service);
     this.log.info(`repository opened: ${service.root} (HEAD ${service.headCommit?.slice(0, 7) ?? 'none'})`);
     this.openEmitter.fire(service);
+    void service.start();
   }
 
   private remove(repo: Repository): void {

@@ -1,7 +1,21 @@
 import * as vscode from 'vscode';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import type { Repository } from '../@types/git';
 import type { Logger } from '../core/ports';
+import { agentIds, type AgentId } from '../core/model/agentEvents';
+import { createRedactor } from '../core/redaction/redactor';
 import { GitRunner } from '../node/git/gitRunner';
+import { BlobStore } from '../node/git/blobStore';
+import { NoteStore } from '../node/notes/noteStore';
+import { BlameService } from '../node/blame/blameService';
+import { LineNoteLookup } from '../node/lookup/lineNoteLookup';
+import { JsonOffsetStore } from '../node/transcripts/jsonOffsetStore';
+import { TranscriptWatcher } from '../node/transcripts/transcriptWatcher';
+import { RepositoryRecorder, type RecordOutcome } from '../node/recorder/repositoryRecorder';
+import { configureRewrite, ensureFetchRefspec, pushNotes } from '../node/sharing/notesSharing';
+import type { AgentNoteConfig } from './config';
+import { EditTracker } from './capture/editTracker';
 
 export interface HeadMove {
   previous: string | undefined;
@@ -12,26 +26,65 @@ export interface HeadMove {
 /**
  * Everything Agent Note does for one git repository. Created only for repositories reported by
  * the git extension (never for plain folders); disposed when the repository closes.
+ * Construction is cheap; `start()` does the I/O (journal, transcripts, watchers) in the background.
  */
 export class RepositoryService implements vscode.Disposable {
   readonly root: string;
   readonly git: GitRunner;
+  readonly blobs: BlobStore;
+  readonly notes: NoteStore;
+  readonly blame: BlameService;
+  readonly lookup: LineNoteLookup;
+  recorder: RepositoryRecorder | undefined;
+  private watcher: TranscriptWatcher | undefined;
+  private tracker: EditTracker | undefined;
+  private offsets: JsonOffsetStore | undefined;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly headEmitter = new vscode.EventEmitter<HeadMove>();
+  private readonly notesEmitter = new vscode.EventEmitter<void>();
+  private readonly sessionsEmitter = new vscode.EventEmitter<void>();
   private head: string | undefined;
+  private tickTimer: NodeJS.Timeout | undefined;
+  private recording: Promise<unknown> = Promise.resolve();
+  private disposed = false;
+  private started: Promise<void> | undefined;
+  private pushedUpstream: string | undefined;
 
   /** HEAD moved (commit, amend, checkout, reset, rebase, pull…), from any source. */
   readonly onDidMoveHead = this.headEmitter.event;
+  /** refs/notes/agentnote changed (we wrote a note, a fetch brought notes, another tool wrote one). */
+  readonly onDidChangeNotes = this.notesEmitter.event;
+  /** Agent sessions changed (new prompt, edit, response, idle). */
+  readonly onDidChangeSessions = this.sessionsEmitter.event;
 
   constructor(
     readonly repository: Repository,
     readonly log: Logger,
     gitPath: string | undefined,
+    private config: AgentNoteConfig,
   ) {
     this.root = repository.rootUri.fsPath;
     this.git = new GitRunner(this.root, { gitPath, log });
+    this.blobs = new BlobStore(this.git, { log });
+    this.notes = new NoteStore(this.git, { blobs: this.blobs, log, trustCacheUntilInvalidated: true });
+    this.blame = new BlameService(this.git);
+    this.lookup = new LineNoteLookup(this.blame, this.notes);
     this.head = repository.state.HEAD?.commit;
-    this.disposables.push(this.headEmitter, repository.state.onDidChange(() => this.onStateChange()));
+    this.pushedUpstream = repository.state.HEAD?.upstream?.commit;
+    this.disposables.push(this.headEmitter, this.notesEmitter, this.sessionsEmitter, repository.state.onDidChange(() => this.onStateChange()));
+  }
+
+  /** Commit time (epoch ms) of HEAD, once known. */
+  headTime: number | undefined;
+
+  /** Change-handler timing of the edit tracker (benchmark). */
+  get trackerStats(): { calls: number; totalMs: number; maxMs: number } | undefined {
+    return this.tracker?.handlerStats;
+  }
+
+  private async refreshHeadTime(): Promise<void> {
+    const out = await this.git.tryRun(['log', '-1', '--format=%ct', 'HEAD']);
+    this.headTime = out ? Number(out.trim()) * 1000 : undefined;
   }
 
   get headCommit(): string | undefined {
@@ -42,15 +95,172 @@ export class RepositoryService implements vscode.Disposable {
     return this.repository.state.HEAD?.name;
   }
 
+  /** Starts capture, transcript tailing and note recording (idempotent). */
+  start(): Promise<void> {
+    this.started ??= this.doStart().catch((e) => this.log.error(`start failed: ${e instanceof Error ? e.message : String(e)}`));
+    return this.started;
+  }
+
+  private async doStart(): Promise<void> {
+    const t0 = Date.now();
+    void this.refreshHeadTime();
+    const redactor = createRedactor({ extraPatterns: this.config.redactionExtraPatterns, logger: this.log });
+    const recorder = await RepositoryRecorder.open({
+      root: this.root,
+      git: this.git,
+      log: this.log,
+      redact: (text) => {
+        const r = redactor.redact(text);
+        return { text: r.text, count: r.count };
+      },
+      journalRetentionDays: this.config.journalRetentionDays,
+    });
+    if (this.disposed) {
+      await recorder.dispose();
+      return;
+    }
+    this.recorder = recorder;
+    this.disposables.push(
+      toDisposable(recorder.onDidRecord(() => this.notesChanged())),
+      toDisposable(recorder.sessions.onDidChange(() => this.sessionsEmitter.fire())),
+    );
+    this.tracker = new EditTracker(this, (t) => recorder.onTransition(t), this.log);
+    this.disposables.push(this.tracker);
+    this.watchNotesRef();
+    await this.startTranscripts(recorder);
+    this.tickTimer = setInterval(() => void recorder.tick().catch((e) => this.log.debug(`tick failed: ${String(e)}`)), 1000);
+    void this.configureSharing();
+    this.log.info(`capture started in ${Date.now() - t0} ms (${this.watcher?.tailedFiles.length ?? 0} transcripts tailed)`);
+  }
+
+  private async startTranscripts(recorder: RepositoryRecorder): Promise<void> {
+    const enabled = agentIds.filter((a: AgentId) => this.config.agents[a]);
+    if (enabled.length === 0) return;
+    const agentDir = (await this.git.run(['rev-parse', '--path-format=absolute', '--git-path', 'agentnote'])).trim();
+    const commonDir = (await this.git.run(['rev-parse', '--path-format=absolute', '--git-common-dir'])).trim();
+    this.offsets = await JsonOffsetStore.open(path.join(agentDir, 'transcript-offsets.json'), { log: this.log });
+    const watcher = new TranscriptWatcher({
+      repo: { root: this.root, gitCommonDir: commonDir },
+      discovery: { homeDir: os.homedir(), env: process.env, enabledAgents: enabled, extraRoots: this.config.extraTranscriptRoots, log: this.log },
+      offsetStore: this.offsets,
+      log: this.log,
+    });
+    this.watcher = watcher;
+    this.disposables.push(
+      toDisposable(
+        watcher.onEvents((batch) => {
+          void recorder
+            .onAgentEvents(batch.map((e) => ({ event: e.event, key: e.key, transcriptPath: e.source.filePath })))
+            .catch((e) => this.log.warn(`transcript events failed: ${String(e)}`));
+        }),
+      ),
+    );
+    await watcher.start();
+  }
+
+  /** Re-reads notes when refs/notes/agentnote moves (fetch, another tool, the CLI). */
+  private watchNotesRef(): void {
+    void this.git.run(['rev-parse', '--path-format=absolute', '--git-common-dir']).then((common) => {
+      if (this.disposed) return;
+      const dir = vscode.Uri.file(common.trim());
+      const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(dir, '{refs/notes/**,packed-refs}'));
+      const changed = () => this.notesChanged();
+      this.disposables.push(w, w.onDidChange(changed), w.onDidCreate(changed), w.onDidDelete(changed));
+    });
+  }
+
+  notesChanged(): void {
+    this.notes.invalidate();
+    this.notesEmitter.fire();
+  }
+
+  private async configureSharing(): Promise<void> {
+    try {
+      if (this.config.keepOnRewrite) await configureRewrite(this.git);
+      if (this.config.fetchWithBranch) for (const r of this.repository.state.remotes) await ensureFetchRefspec(this.git, r.name);
+    } catch (e) {
+      this.log.warn(`notes sharing configuration failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
   private onStateChange(): void {
     const current = this.repository.state.HEAD?.commit;
+    const upstream = this.repository.state.HEAD?.upstream;
+    this.maybePushNotes(upstream?.remote, this.repository.state.HEAD);
     if (!current || current === this.head) return;
     const previous = this.head;
     this.head = current;
-    this.headEmitter.fire({ previous, current, branch: this.repository.state.HEAD?.name });
+    this.blame.clear();
+    void this.refreshHeadTime();
+    const move = { previous, current, branch: this.repository.state.HEAD?.name };
+    this.headEmitter.fire(move);
+    this.recording = this.recording.then(() => this.recordHead(move));
+  }
+
+  /** After the user pushed (ahead dropped to 0 and the upstream moved to HEAD), push our notes too. */
+  private maybePushNotes(remote: string | undefined, head: { commit?: string; ahead?: number; upstream?: { commit?: string } } | undefined): void {
+    const upstreamCommit = head?.upstream?.commit;
+    if (!remote || !upstreamCommit || upstreamCommit === this.pushedUpstream) return;
+    const wasPush = head?.ahead === 0 && upstreamCommit === head.commit;
+    this.pushedUpstream = upstreamCommit;
+    if (!wasPush || !this.config.pushAfterPush) return;
+    void pushNotes(this.git, remote)
+      .then((r) => this.log.info(`notes pushed to ${remote}: ${JSON.stringify(r).slice(0, 200)}`))
+      .catch((e) => this.log.warn(`notes push to ${remote} failed: ${String(e)}`));
+  }
+
+  /** Records the note for the commit HEAD moved to (after the commit, never during it). */
+  private async recordHead(move: HeadMove): Promise<RecordOutcome | undefined> {
+    await this.start();
+    const recorder = this.recorder;
+    if (!recorder || this.disposed) return undefined;
+    try {
+      const amendedFrom = move.previous ? await this.amendedFrom(move.previous, move.current) : undefined;
+      await this.tracker?.settle();
+      await recorder.tick();
+      await recorder.settle();
+      const outcome = await recorder.recordCommit(move.current, amendedFrom ? { amendedFrom } : undefined);
+      this.log.info(`commit ${move.current.slice(0, 7)}: ${outcome.kind}${'reason' in outcome ? ` (${outcome.reason})` : ''}`);
+      if (outcome.kind === 'written') this.notesChanged();
+      return outcome;
+    } catch (e) {
+      this.log.warn(`recording ${move.current.slice(0, 7)} failed: ${e instanceof Error ? e.message : String(e)}`);
+      return undefined;
+    }
+  }
+
+  /** `previous` was replaced by an amended `current` (same parents, previous not an ancestor). */
+  private async amendedFrom(previous: string, current: string): Promise<string | undefined> {
+    const out = await this.git.tryRun(['rev-list', '--parents', '--no-walk', previous, current, '--']);
+    if (!out) return undefined;
+    const rows = out.trim().split('\n').map((l) => l.split(' '));
+    const p = rows.find((r) => r[0] === previous);
+    const c = rows.find((r) => r[0] === current);
+    if (!p || !c) return undefined;
+    return p.slice(1).join(' ') === c.slice(1).join(' ') && !c.slice(1).includes(previous) ? previous : undefined;
+  }
+
+  /** Waits until recording triggered by HEAD moves so far has finished (tests, commands). */
+  async idle(): Promise<void> {
+    await this.start();
+    await this.recording;
+  }
+
+  updateConfig(config: AgentNoteConfig): void {
+    this.config = config;
   }
 
   dispose(): void {
+    this.disposed = true;
+    if (this.tickTimer) clearInterval(this.tickTimer);
+    this.watcher?.dispose();
+    void this.offsets?.dispose();
+    this.blobs.dispose();
+    void this.recorder?.dispose();
     for (const d of this.disposables.reverse()) d.dispose();
   }
+}
+
+function toDisposable(d: { dispose(): void }): vscode.Disposable {
+  return new vscode.Disposable(() => d.dispose());
 }

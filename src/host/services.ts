@@ -24,12 +24,13 @@ export class Services implements vscode.Disposable {
     this.log = this.own(new HostLogger());
     this.config = readConfig();
     this.git = this.own(new GitExtensionAdapter(this.log.child('git')));
-    this.registry = this.own(new RepositoryRegistry(this.git, this.log.child('registry'), (c) => this.log.child(c)));
+    this.registry = this.own(new RepositoryRegistry(this.git, this.log.child('registry'), (c) => this.log.child(c), () => this.config));
     this.own(this.configEmitter);
     this.own(
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (!e.affectsConfiguration(configSection)) return;
         this.config = readConfig();
+        for (const r of this.registry.all) r.updateConfig(this.config);
         this.configEmitter.fire(this.config);
       }),
     );

@@ -25,6 +25,13 @@ export function transitionMatchesEdit(edit: EditEvent, before: string, after: st
     // the new text must have appeared (more occurrences than before), unless the old text vanished
     return countOf(a, n) > countOf(b, n) || (o.length > 0 && countOf(a, o) < countOf(b, o));
   }
+  if (edit.movedFrom !== undefined && b.length === 0) {
+    // the destination of a move (Codex/Cursor `*** Move to:`): the file appeared at this path; the
+    // patch's removed lines were in the old file, so only its added lines can be checked here
+    if (a.length === 0) return false;
+    const afterLines = new Set(a.split('\n'));
+    return patchLines(edit.patch ?? '').added.every((l) => l.trim().length === 0 || afterLines.has(l));
+  }
   if (edit.patch !== undefined) return patchMatches(edit.patch, b, a);
   if (edit.originalContent !== undefined) return sameText(b, normalizeEol(edit.originalContent));
   return false;

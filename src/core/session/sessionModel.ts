@@ -186,6 +186,17 @@ export class SessionModel {
     }
   }
 
+  /**
+   * Makes the next prompt of the session get a turn number above `turn`, so the model's numbering
+   * stays equal to an external counter that never goes back (the session journal's `turn`, which
+   * keeps counting after a rewind or prompts written by another tool). No-op for unknown sessions
+   * and when the numbering is already past `turn`.
+   */
+  reserveTurns(agent: AgentId, id: string, turn: number): void {
+    const s = this.sessions.get(`${agent}:${id}`);
+    if (s && Number.isFinite(turn) && turn > s.turnBase) s.turnBase = Math.trunc(turn);
+  }
+
   /** Forgets a session. */
   remove(agent: AgentId, id: string): void {
     this.sessions.delete(`${agent}:${id}`);

@@ -1,10 +1,40 @@
 import * as vscode from 'vscode';
+import * as path from 'node:path';
 import type { Services } from '../services';
+import type { RepositoryService } from '../repositoryService';
 import { commands } from '../constants';
+import { NotePanel } from '../../webviews/note/notePanel';
+import type { NoteViewInput } from '../../webviews/note/protocol';
+import { TimelinePanel } from '../../webviews/timeline/timelinePanel';
+import { RepoTimelineSource } from '../timeline/repoTimelineSource';
+import { commitSummary, logCommits, rangeCommits } from '../gitQueries';
+import { relPath } from '../hover/noteHoverProvider';
+import { uncommittedSha } from '../../core/blame/blamePorcelain';
+import { buildPrReport } from '../../core/report/prReport';
+import { agentDisplayName } from '../../core/format/textFormat';
+import { installHooks, removeHooks } from '../../node/hooks/gitHooks';
+
+/** Arguments of command links (hover, CodeLens, timeline): validated, never trusted blindly. */
+interface CommitArg {
+  root?: string;
+  sha?: string;
+  index?: number;
+}
+
+function parseArg(a: unknown): CommitArg {
+  if (!a || typeof a !== 'object') return {};
+  const o = a as Record<string, unknown>;
+  return {
+    root: typeof o.root === 'string' ? o.root : undefined,
+    sha: typeof o.sha === 'string' && /^[0-9a-f]{40}$/.test(o.sha) ? o.sha : undefined,
+    index: typeof o.index === 'number' && Number.isInteger(o.index) && o.index >= 0 ? o.index : undefined,
+  };
+}
 
 /**
  * Registers every command. Each handler is an error boundary: failures are logged and shown
- * (the user asked for something), never thrown into the workbench.
+ * (the user asked for something), never thrown into the workbench. Handlers return what they
+ * showed or copied, which the in-host tests assert on.
  */
 export function registerCommands(services: Services): vscode.Disposable[] {
   const log = services.log.child('commands');
@@ -21,25 +51,162 @@ export function registerCommands(services: Services): vscode.Disposable[] {
         return undefined;
       }
     };
+  const repoFor = (arg: CommitArg): RepositoryService | undefined => (arg.root ? services.registry.all.find((r) => r.root === arg.root) : undefined) ?? services.registry.current();
+  const noRepo = () => {
+    const msg = vscode.l10n.t('Agent Note: open a git repository to see its notes.');
+    void vscode.window.showInformationMessage(msg);
+    return msg;
+  };
+
   return [
-    vscode.commands.registerCommand(commands.showNote, guard(commands.showNote, () => showNotePlaceholder(services))),
-    vscode.commands.registerCommand(commands.showTimeline, guard(commands.showTimeline, () => showTimelinePlaceholder(services))),
+    vscode.commands.registerCommand(
+      commands.showNote,
+      guard(commands.showNote, async (raw?: unknown) => {
+        const arg = parseArg(raw);
+        const repo = repoFor(arg);
+        if (!repo) return noRepo();
+        const sha = arg.sha ?? (await pickCommit(repo));
+        if (!sha) return undefined;
+        const input = await noteViewInput(repo, sha);
+        if (!input) {
+          const msg = vscode.l10n.t('Agent Note: commit {0} has no note.', sha.slice(0, 7));
+          void vscode.window.showInformationMessage(msg);
+          return msg;
+        }
+        NotePanel.show(services.context.extensionUri, input, { openInTimeline: (s) => void vscode.commands.executeCommand(commands.showTimeline, { root: repo.root, sha: s }), openFile: (p) => void vscode.window.showTextDocument(vscode.Uri.file(path.join(repo.root, p))) }, log);
+        return input;
+      }),
+    ),
+    vscode.commands.registerCommand(
+      commands.showTimeline,
+      guard(commands.showTimeline, async (raw?: unknown) => {
+        const arg = parseArg(raw);
+        const repo = repoFor(arg);
+        if (!repo) {
+          const msg = vscode.l10n.t('Agent Note: open a git repository to see its sessions.');
+          void vscode.window.showInformationMessage(msg);
+          return msg;
+        }
+        await repo.start();
+        const source = new RepoTimelineSource(repo);
+        const focus = arg.sha ? { sha: arg.sha } : undefined;
+        TimelinePanel.show(services.context.extensionUri, source, log, focus);
+        return source.getState();
+      }),
+    ),
+    vscode.commands.registerCommand(
+      commands.copyPrompt,
+      guard(commands.copyPrompt, async (raw?: unknown) => {
+        const arg = parseArg(raw);
+        const repo = repoFor(arg);
+        if (!repo || !arg.sha) return undefined;
+        const d = await repo.notes.read(arg.sha);
+        const prompt = d?.kind === 'valid' ? d.note.interactions[arg.index ?? 0]?.prompt : undefined;
+        if (prompt === undefined) return undefined;
+        await vscode.env.clipboard.writeText(prompt);
+        void vscode.window.setStatusBarMessage(vscode.l10n.t('Prompt copied'), 2000);
+        return prompt;
+      }),
+    ),
+    vscode.commands.registerCommand(
+      commands.copyPrReport,
+      guard(commands.copyPrReport, async (raw?: unknown) => {
+        const repo = repoFor(parseArg(raw));
+        if (!repo) return noRepo();
+        const base = await pickBase(repo, (raw as { base?: string } | undefined)?.base);
+        if (!base) return undefined;
+        const commits = await rangeCommits(repo.git, base);
+        const rows = [];
+        for (const c of commits) {
+          const d = await repo.notes.read(c.sha);
+          rows.push({ sha: c.sha, short: c.short, subject: c.subject, note: d?.kind === 'valid' ? d.note : undefined });
+        }
+        const report = buildPrReport(rows, { base, head: commits[commits.length - 1]?.short });
+        const format = (raw as { format?: string } | undefined)?.format ?? 'markdown';
+        const text = format === 'json' ? `${JSON.stringify(report.json, null, 2)}\n` : report.markdown;
+        await vscode.env.clipboard.writeText(text);
+        void vscode.window.showInformationMessage(vscode.l10n.t('Agent Note: PR report for {0} commits copied.', commits.length));
+        return text;
+      }),
+    ),
+    vscode.commands.registerCommand(
+      commands.installGitHooks,
+      guard(commands.installGitHooks, async (raw?: unknown) => {
+        const repo = repoFor(parseArg(raw));
+        if (!repo) return noRepo();
+        const r = await installHooks(repo.git);
+        const summary = Object.entries(r.results).map(([h, o]) => `${h}: ${o}`).join(', ');
+        void vscode.window.showInformationMessage(vscode.l10n.t('Agent Note: git hooks in {0} — {1}', r.hooksDir, summary));
+        return r;
+      }),
+    ),
+    vscode.commands.registerCommand(
+      commands.removeGitHooks,
+      guard(commands.removeGitHooks, async (raw?: unknown) => {
+        const repo = repoFor(parseArg(raw));
+        if (!repo) return noRepo();
+        const r = await removeHooks(repo.git);
+        const summary = Object.entries(r.results).map(([h, o]) => `${h}: ${o}`).join(', ');
+        void vscode.window.showInformationMessage(vscode.l10n.t('Agent Note: git hooks in {0} — {1}', r.hooksDir, summary));
+        return r;
+      }),
+    ),
     vscode.commands.registerCommand(commands.showLog, () => services.log.channel.show()),
   ];
 }
 
-async function showNotePlaceholder(services: Services): Promise<string> {
-  const repo = services.registry.current();
-  const msg = repo
-    ? vscode.l10n.t('Agent Note: no note for {0} yet.', repo.headCommit?.slice(0, 7) ?? 'HEAD')
-    : vscode.l10n.t('Agent Note: open a git repository to see its notes.');
-  void vscode.window.showInformationMessage(msg);
-  return msg;
+/** The commit of the current line if it has a note, else HEAD if noted, else a pick among noted commits. */
+async function pickCommit(repo: RepositoryService): Promise<string | undefined> {
+  const noted = await repo.notes.listNotedCommits();
+  const editor = vscode.window.activeTextEditor;
+  const rel = editor && relPath(repo.root, editor.document.uri.fsPath);
+  if (editor && rel && repo.headCommit) {
+    const doc = editor.document;
+    const info = await repo.lookup.lookup({ rel, head: repo.headCommit, version: `${doc.version}:${doc.isDirty ? 'd' : 's'}`, contents: doc.isDirty ? doc.getText() : undefined }, editor.selection.active.line + 1);
+    if (info && info.sha !== uncommittedSha && noted.has(info.sha)) return info.sha;
+  }
+  if (repo.headCommit && noted.has(repo.headCommit)) return repo.headCommit;
+  const recent = (await logCommits(repo.git, 'HEAD', 300)).filter((c) => noted.has(c.sha));
+  if (recent.length === 0) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('Agent Note: no commit on this branch has a note yet.'));
+    return undefined;
+  }
+  const items = await Promise.all(
+    recent.slice(0, 100).map(async (c) => {
+      const d = await repo.notes.read(c.sha);
+      const n = d?.kind === 'valid' ? d.note : undefined;
+      return {
+        label: c.subject,
+        description: n ? `${n.attribution.ai_ratio}% AI · ${agentDisplayName(n.agent)}` : vscode.l10n.t('invalid note'),
+        detail: `${c.short} · ${c.author} · ${c.date.slice(0, 10)}`,
+        sha: c.sha,
+      };
+    }),
+  );
+  const pick = await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Pick a commit with an Agent Note'), matchOnDescription: true, matchOnDetail: true });
+  return pick?.sha;
 }
 
-async function showTimelinePlaceholder(services: Services): Promise<string> {
-  const repo = services.registry.current();
-  const msg = repo ? vscode.l10n.t('Agent Note: no agent sessions recorded yet.') : vscode.l10n.t('Agent Note: open a git repository to see its sessions.');
-  void vscode.window.showInformationMessage(msg);
-  return msg;
+async function pickBase(repo: RepositoryService, given?: string): Promise<string | undefined> {
+  if (given) return given;
+  const candidates = ['origin/main', 'origin/master', 'origin/develop', 'main', 'master'];
+  const existing: string[] = [];
+  for (const c of candidates) if (await repo.git.tryRun(['rev-parse', '-q', '--verify', `${c}^{commit}`])) existing.push(c);
+  const branch = repo.branch;
+  const items = existing.filter((c) => c !== branch);
+  if (items.length === 0) {
+    return vscode.window.showInputBox({ prompt: vscode.l10n.t('Base revision for the PR report (commits in base..HEAD)'), value: 'HEAD~10' });
+  }
+  if (items.length === 1) return items[0];
+  return vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Base of the pull request') });
+}
+
+/** Everything the Show Note panel needs for one commit, undefined when it has no note. */
+export async function noteViewInput(repo: RepositoryService, sha: string): Promise<NoteViewInput | undefined> {
+  const [decoded, c] = await Promise.all([repo.notes.read(sha), commitSummary(repo.git, sha)]);
+  if (!decoded) return undefined;
+  const commit = { sha, short: c?.short ?? sha.slice(0, 7), subject: c?.subject ?? '', author: c?.author, date: c?.date };
+  const redactions = (decoded.raw.match(/\[REDACTED:[a-z0-9-]+\]/g) ?? []).length;
+  if (decoded.kind === 'invalid') return { commit, invalidReason: decoded.reason, raw: decoded.raw, redactions, strings: {} };
+  return { commit, note: decoded.note, raw: decoded.raw, redactions, strings: {} };
 }

@@ -38,6 +38,12 @@ export interface NoteStoreOptions {
   writeAttempts?: number;
   /** First retry delay in ms, doubled per attempt (default 40). */
   retryDelayMs?: number;
+  /**
+   * When true, the notes listing is trusted until invalidate() is called (the caller watches the
+   * notes ref, e.g. with a file watcher) instead of checking the ref with one git call per lookup.
+   * Our own writes invalidate it. Default false (verify on every lookup).
+   */
+  trustCacheUntilInvalidated?: boolean;
 }
 
 /** Tiny LRU on top of Map's insertion order. */
@@ -101,7 +107,10 @@ export class NoteStore {
     this.blobs = opts.blobs;
     this.writeAttempts = opts.writeAttempts ?? 6;
     this.retryDelayMs = opts.retryDelayMs ?? 40;
+    this.trustCache = opts.trustCacheUntilInvalidated ?? false;
   }
+
+  private readonly trustCache: boolean;
 
   /** Current commit of the notes ref, undefined when there are no notes yet. */
   refValue(): Promise<string | undefined> {
@@ -114,6 +123,7 @@ export class NoteStore {
 
   /** Map of annotated commit SHA → note blob SHA; cached (shared, read-only) until the notes ref moves. */
   async listNotedCommits(): Promise<ReadonlyMap<string, string>> {
+    if (this.trustCache && this.listCache) return this.listCache.map;
     const refValue = await this.refValue();
     if (this.listCache && this.listCache.refValue === refValue) return this.listCache.map;
     if (this.listInFlight && this.listInFlight.refValue === refValue) return this.listInFlight.promise;

@@ -127,9 +127,11 @@ export class TranscriptDiscovery {
     const watchDirs = new Set<string>();
     for (const agentRoot of transcriptLocations(this.opts)) {
       const home = (await this.realpathOf(agentRoot.home)) ?? agentRoot.home;
+      // watched even when missing: the watcher then watches its nearest existing ancestor, so an
+      // agent used for the first time after the window opened is picked up at once
+      watchDirs.add(agentRoot.dir);
       const dirOk = await this.statDir(agentRoot.dir);
       if (!dirOk) continue;
-      watchDirs.add(agentRoot.dir);
       try {
         switch (agentRoot.agent) {
           case 'claude':

@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { Counters, type Logger, nullLogger } from '../../core/ports';
 import { type DiscoveredTranscript, type DiscoveryOptions, type DiscoveryResult, type RepoLocation, TranscriptDiscovery } from './transcriptDiscovery';
 import type { OffsetStore } from './offsetStore';
@@ -167,7 +168,10 @@ export class TranscriptWatcher {
 
   private updateDirWatchers(dirs: readonly string[]): void {
     if (this.opts.useFsWatch === false) return;
-    const wanted = new Set(dirs);
+    // A directory that does not exist yet (the agent was never run here, or today's Codex folder)
+    // is covered by watching its nearest existing ancestor: creating it triggers a rescan at once
+    // instead of waiting for the periodic one.
+    const wanted = new Set(dirs.map((d) => nearestExisting(d)).filter((d): d is string => d !== undefined));
     for (const [d, w] of this.dirWatchers) {
       if (!wanted.has(d)) {
         w.close();
@@ -199,4 +203,20 @@ export class TranscriptWatcher {
     }, this.opts.rescanDebounceMs ?? 500);
     this.debounceTimer.unref?.();
   }
+}
+
+/** `dir` if it exists, else its closest existing ancestor (never above the filesystem root). */
+function nearestExisting(dir: string): string | undefined {
+  let d = dir;
+  for (let i = 0; i < 8; i++) {
+    try {
+      if (fs.statSync(d).isDirectory()) return d;
+    } catch {
+      /* keep walking up */
+    }
+    const parent = path.dirname(d);
+    if (parent === d) return undefined;
+    d = parent;
+  }
+  return undefined;
 }

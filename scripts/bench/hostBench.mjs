@@ -1,0 +1,237 @@
+// In-host measurements: one code-server per configuration, the workbench opened in headless
+// Chromium with the URL payload (extensionDevelopmentPath + extensionTestsPath) exactly like
+// scripts/run-integration.mjs, and the in-host suite test/suite/bench (VSH_SUITE=bench) doing the
+// editor-side work. "enabled" loads Agent Note from this checkout; "disabled" loads a stub
+// extension instead, so Agent Note is not in the host at all. This file is the `bench` scenario:
+// it is not part of the scenarios npm test runs.
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SETTINGS, isolatedEnv, launchChromium, startCodeServer } from '../harness.mjs';
+import { ROOT, gitEnv, gitSync, log, spawnTimed } from './common.mjs';
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** The `bench` scenario: settings and suite used for every in-host bench run. */
+export const benchScenario = {
+  name: 'bench',
+  suite: 'bench',
+  // The big file is TypeScript; the built-in TypeScript extension would start tsserver and answer
+  // every hover too, so the file is opened as plain text: the numbers are Agent Note's own.
+  settings: { 'files.associations': { '*.ts': 'plaintext' }, 'git.autoRepositoryDetection': true },
+};
+
+/** An extension with no code: the development extension of the "disabled" configuration. */
+function stubExtension(dir) {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'bench-stub', publisher: 'agentnote-bench', version: '0.0.0', engines: { vscode: '^1.90.0' } }, null, 2));
+  return dir;
+}
+
+/** Direct children of `pid` (all its threads), from /proc. */
+function childrenOf(pid) {
+  const out = [];
+  let tasks;
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const t of tasks) {
+    try {
+      const s = readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8').trim();
+      if (s) out.push(...s.split(' ').map(Number));
+    } catch {
+      /* thread ended */
+    }
+  }
+  return out;
+}
+
+/** Samples the extension host's child processes every `everyMs`, remembering git processes. */
+function processWatcher(pid, everyMs = 3) {
+  const seen = new Map();
+  let phase = 'idle';
+  let timer;
+  const poll = () => {
+    for (const c of childrenOf(pid)) {
+      if (seen.has(c)) continue;
+      let argv = [];
+      try {
+        argv = readFileSync(`/proc/${c}/cmdline`, 'utf8').split('\0').filter(Boolean);
+      } catch {
+        /* already gone */
+      }
+      seen.set(c, { phase, argv });
+    }
+  };
+  return {
+    start(p) {
+      phase = p;
+      poll();
+      timer ??= setInterval(poll, everyMs);
+    },
+    phase(p) {
+      poll();
+      phase = p;
+    },
+    stop() {
+      poll();
+      clearInterval(timer);
+      timer = undefined;
+    },
+    /** git processes first seen in `p`; `ours` carry the pinned `-c diff.algorithm=myers` of GitRunner. */
+    count(p) {
+      const git = [...seen.values()].filter((s) => s.phase === p && s.argv.length && /(^|\/)git$/.test(s.argv[0]));
+      return { git: git.length, ours: git.filter((s) => s.argv.includes('diff.algorithm=myers')).length, argv: git.slice(0, 10).map((s) => s.argv.slice(1).filter((a) => !a.includes('=')).slice(0, 4).join(' ')) };
+    },
+  };
+}
+
+/** Finds "activated in X ms" in the extension host's log files of a run. */
+function activationFromLogs(dir) {
+  const stack = [dir];
+  while (stack.length) {
+    const d = stack.pop();
+    let entries = [];
+    try {
+      entries = readdirSync(d, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) stack.push(p);
+      else if (e.name.endsWith('.log') && statSync(p).size < 20 * 1024 * 1024) {
+        const m = /activated in ([\d.]+) ms/.exec(readFileSync(p, 'utf8'));
+        if (m) return Number(m[1]);
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * One code-server run. `ctx`: {base (bench temp root; HOME is base/home), pristine (repo to copy),
+ * wsPath (where the workspace must be: transcripts name it as their cwd), hoverLines, run (index)}.
+ */
+export async function runHostConfig(mode, ctx) {
+  const runDir = join(ctx.base, `host-${ctx.run}-${mode}`);
+  const syncDir = join(runDir, 'sync');
+  mkdirSync(syncDir, { recursive: true });
+  // fresh workspace copy at the same path (the transcripts' cwd), fresh user data (offsets etc.)
+  rmSync(ctx.wsPath, { recursive: true, force: true });
+  cpSync(ctx.pristine, ctx.wsPath, { recursive: true });
+  const home = join(ctx.base, 'home');
+  gitSync(ctx.wsPath, home, ['update-index', '-q', '--refresh']);
+  const env = { ...isolatedEnv(ctx.base), EXTENSIONS_GALLERY: '{}' };
+  const userDataDir = join(runDir, 'user-data');
+  const extensionsDir = join(runDir, 'extensions');
+  mkdirSync(join(userDataDir, 'User'), { recursive: true });
+  mkdirSync(extensionsDir, { recursive: true });
+  writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify({ ...SETTINGS, ...benchScenario.settings }, null, 2));
+  const outFile = join(runDir, 'bench.json');
+  const planFile = join(runDir, 'plan.json');
+  const plan = {
+    mode,
+    outFile,
+    syncDir,
+    file: ctx.file,
+    hoverLines: ctx.hoverLines,
+    hoverRounds: ctx.hoverRounds ?? 10,
+    typing: { chars: 200, intervalMs: 40, line: 2500, afterMs: 1000 },
+    settle: { maxMs: 120_000, minMs: 3000, quietPercent: 5, windowMs: 500, windows: 4 },
+    driverTimeoutMs: 180_000,
+  };
+  writeFileSync(planFile, JSON.stringify(plan, null, 2));
+  const testsEntry = join(ROOT, 'out/test/suite/index.js');
+  const devPath = mode === 'enabled' ? ROOT : stubExtension(join(ctx.base, 'stub-extension'));
+  const started = Date.now();
+  const cs = await startCodeServer({
+    userDataDir,
+    extensionsDir,
+    env,
+    extraEnv: { VSH_TEST_RESULTS: join(runDir, 'results.json'), VSH_SUITE: benchScenario.suite, AGENTNOTE_BENCH_PLAN: planFile },
+    logFile: join(runDir, 'code-server.log'),
+  });
+  const browser = await launchChromium(runDir);
+  const driver = { commits: [], processes: {} };
+  let exit;
+  try {
+    const page = await browser.newPage();
+    const remote = (p) => `vscode-remote://127.0.0.1:${cs.port}${p}`;
+    const payload = [
+      ['extensionDevelopmentPath', remote(devPath)],
+      ['extensionTestsPath', remote(testsEntry)],
+      ['skipWelcome', 'true'],
+      ['skipReleaseNotes', 'true'],
+    ];
+    const done = new Promise((res) => void page.exposeFunction('codeAutomationExit', (c) => res(c)));
+    page.on('pageerror', (e) => process.env.VSH_VERBOSE && console.log(`[pageerror] ${e}`));
+    page.on('console', (m) => process.env.VSH_VERBOSE && console.log(`[browser:${m.type()}] ${m.text()}`));
+    await page.goto(`${cs.url}/?folder=${encodeURIComponent(ctx.wsPath)}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
+    const marker = (name) => join(syncDir, `${name}.json`);
+    const answer = (name, data = {}) => writeFileSync(join(syncDir, `${name}.done.json`), JSON.stringify({ at: Date.now(), ...data }));
+    const handled = new Set();
+    let watcher;
+    const deadline = Date.now() + 420_000;
+    const serve = (async () => {
+      for (;;) {
+        if (exit !== undefined || Date.now() > deadline) return;
+        for (const name of ['typing-begin', 'typing-end', 'typing-after', 'commits']) {
+          if (handled.has(name) || !existsSync(marker(name))) continue;
+          handled.add(name);
+          const m = JSON.parse(readFileSync(marker(name), 'utf8'));
+          if (name === 'typing-begin') {
+            watcher = processWatcher(m.pid);
+            watcher.start('during');
+            answer(name);
+          } else if (name === 'typing-end') {
+            watcher?.phase('after');
+            answer(name);
+          } else if (name === 'typing-after') {
+            watcher?.stop();
+            driver.processes = { during: watcher?.count('during'), after: watcher?.count('after') };
+            answer(name);
+          } else {
+            driver.commits = await commitSeries(ctx.wsPath, home, ctx.commits ?? 20);
+            answer(name, { samples: driver.commits.length });
+          }
+        }
+        await sleep(20);
+      }
+    })();
+    const timer = new Promise((r) => setTimeout(() => r('timeout'), 420_000));
+    exit = await Promise.race([done, timer]);
+    await serve;
+  } finally {
+    await browser.close();
+    await cs.stop();
+  }
+  const wallMs = Date.now() - started;
+  const host = existsSync(outFile) ? JSON.parse(readFileSync(outFile, 'utf8')) : undefined;
+  const mocha = existsSync(join(runDir, 'results.json')) ? JSON.parse(readFileSync(join(runDir, 'results.json'), 'utf8')) : undefined;
+  const failed = (mocha?.tests ?? []).filter((t) => t.state === 'failed');
+  if (exit !== 0 || !host || failed.length) {
+    log(`[host ${mode}] suite exit ${exit}; ${failed.map((t) => `${t.title}: ${String(t.error).split('\n')[0]}`).join('; ') || 'no results'} (kept ${runDir})`);
+  }
+  return { mode, exit, wallMs, host, driver, failed: failed.map((t) => ({ title: t.title, error: String(t.error).split('\n').slice(0, 3).join(' ') })), activationLogMs: mode === 'enabled' ? activationFromLogs(userDataDir) : undefined, runDir };
+}
+
+/** `count` commits of a one-line change, each timed (spawn → exit), 400 ms apart; 2 warm-up commits first. */
+async function commitSeries(ws, home, count) {
+  const env = gitEnv(home);
+  const samples = [];
+  for (let i = 0; i < count + 2; i++) {
+    appendFileSync(join(ws, 'README.md'), `change ${i} ${Date.now()}\n`);
+    const r = await spawnTimed('git', ['commit', '-q', '-a', '-m', `docs: note ${i}`], { cwd: ws, env });
+    if (r.code !== 0) throw new Error(`git commit failed: ${r.stderr}`);
+    if (i >= 2) samples.push(r.ms);
+    await sleep(400);
+  }
+  return samples;
+}
+
+/** Removes a host run's files unless it failed (kept for inspection). */
+export function cleanupRun(r) {
+  if (r.exit === 0 && !r.failed.length && !process.env.VSH_KEEP) rmSync(r.runDir, { recursive: true, force: true });
+}

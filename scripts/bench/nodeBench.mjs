@@ -1,0 +1,454 @@
+// Measurements at the node level (no editor): hover lookups over the real BlameService / NoteStore
+// / LineNoteLookup, transcript parsing and tailing, the bundle size. Every function returns plain
+// sample arrays (ms) plus facts; bench.mjs turns them into rows.
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, closeSync, copyFileSync, mkdirSync, openSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, gitEnv, log, now, spawnTimed, src } from './common.mjs';
+
+// ── hover ──────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Hover lookups on `lines` (1-based, each blamed to a noted commit).
+ * - warm: one LineNoteLookup whose whole-file blame and notes listing are cached; `rounds` passes over the lines.
+ * - warmVerify: same, but the NoteStore checks the notes ref (one `git rev-parse`) on every lookup.
+ * - cold: a fresh BlameService + LineNoteLookup per sample (first hover in the file), notes listing
+ *   already cached (the extension listed notes earlier). The background whole-file blame the lookup
+ *   starts is awaited after each sample (not timed) so samples do not overlap.
+ * - coldNoCache: also a fresh NoteStore (nothing cached at all).
+ * - baseline: spawn `git blame -L n,n --porcelain` then `git notes --ref=agentnote show <sha>`.
+ */
+export async function hoverBench({ repo, home, lines, rounds = 20, coldSamples = lines.length, coldNoCacheSamples = 6 }) {
+  const { GitRunner } = src('node/git/gitRunner');
+  const { NoteStore } = src('node/notes/noteStore');
+  const { BlameService } = src('node/blame/blameService');
+  const { LineNoteLookup } = src('node/lookup/lineNoteLookup');
+  const rel = repo.bigFile;
+  const head = repo.head;
+  const target = { rel, head, version: 'v1' };
+  const check = (info, want) => {
+    if (!info || info.sha !== want.sha) throw new Error(`lookup of line ${want.line}: expected ${want.sha}, got ${info?.sha}`);
+    if (info.note?.kind !== 'valid') throw new Error(`lookup of line ${want.line}: note not found/valid`);
+    if (info.aiLine === undefined) throw new Error(`lookup of line ${want.line}: no per-line AI data`);
+  };
+  const git = new GitRunner(repo.root, {});
+  const out = { lines: lines.length };
+
+  // warm (notes listing trusted until invalidated: the extension watches the notes ref)
+  for (const variant of ['warm', 'warmVerify']) {
+    const notes = new NoteStore(git, { trustCacheUntilInvalidated: variant === 'warm' });
+    const blame = new BlameService(git);
+    const lookup = new LineNoteLookup(blame, notes);
+    const t0 = now();
+    check(await lookup.lookup(target, lines[0].line), lines[0]);
+    await blame.blameFile(rel, head, target.version);
+    const primeMs = now() - t0;
+    for (const l of lines) check(await lookup.lookup(target, l.line), l); // JIT + decoded-note cache
+    const before = git.counters.get('git.calls');
+    const samples = [];
+    for (let r = 0; r < rounds; r++) {
+      for (const l of lines) {
+        const s = now();
+        const info = await lookup.lookup(target, l.line);
+        samples.push(now() - s);
+        if (r === 0) check(info, l);
+      }
+    }
+    out[variant] = { samples, primeMs, gitCallsPerLookup: (git.counters.get('git.calls') - before) / samples.length };
+  }
+
+  // cold, notes listing cached
+  {
+    const notes = new NoteStore(git, { trustCacheUntilInvalidated: true });
+    await notes.listNotedCommits();
+    const samples = [];
+    const backgroundMs = [];
+    for (const l of lines.slice(0, coldSamples)) {
+      const blame = new BlameService(git);
+      const lookup = new LineNoteLookup(blame, notes);
+      const s = now();
+      const info = await lookup.lookup(target, l.line);
+      samples.push(now() - s);
+      check(info, l);
+      await blame.peek(rel, head, target.version);
+      backgroundMs.push(now() - s);
+    }
+    out.cold = { samples, wholeFileBlameMs: backgroundMs };
+  }
+
+  // cold, nothing cached (fresh NoteStore too)
+  {
+    const samples = [];
+    for (const l of lines.slice(0, coldNoCacheSamples)) {
+      const blame = new BlameService(git);
+      const lookup = new LineNoteLookup(blame, new NoteStore(git, {}));
+      const s = now();
+      const info = await lookup.lookup(target, l.line);
+      samples.push(now() - s);
+      check(info, l);
+      await blame.peek(rel, head, target.version);
+    }
+    out.coldNoCache = { samples };
+  }
+
+  // baseline: what a hover costs without an index: two git processes per hover
+  {
+    const env = gitEnv(home);
+    const samples = [];
+    for (const l of lines.slice(0, coldSamples)) {
+      const s = now();
+      const b = await spawnTimed('git', ['blame', '-L', `${l.line},${l.line}`, '--porcelain', '--', rel], { cwd: repo.root, env });
+      const sha = b.stdout.slice(0, 40);
+      const n = await spawnTimed('git', ['notes', '--ref=agentnote', 'show', sha], { cwd: repo.root, env });
+      samples.push(now() - s);
+      if (b.code !== 0 || n.code !== 0 || sha !== l.sha || !n.stdout.includes('"v": 1')) throw new Error(`baseline for line ${l.line} failed`);
+    }
+    out.baseline = { samples };
+  }
+  return out;
+}
+
+// ── note writing after HEAD moves ──────────────────────────────────────────────────────────────
+
+/**
+ * The agent's edit of one feature module in sample `sample`: the `const y = …` line of function
+ * `(sample*3 + fileIndex) % 20` (distinct per sample for up to 10 samples, so old_string is
+ * unique) is rewritten and three lines are added after it. Returns {before, after, oldString, newString}.
+ */
+function aiEdit(before, sample, fileIndex) {
+  const f = (sample * 3 + fileIndex) % 20;
+  const oldString = `  const y = x * ${f + 1} + ${fileIndex};\n`;
+  const newString = `  const y = x * ${f + 2} + ${fileIndex}; // tuned by the agent (sample ${sample})\n  // agent: guard against negative input (sample ${sample}, f${f})\n  if (x < 0) return ${sample};\n  void ${f};\n`;
+  if (before.indexOf(oldString) === -1 || before.indexOf(oldString) !== before.lastIndexOf(oldString)) throw new Error(`edit target not unique in module ${fileIndex}`);
+  return { before, after: before.replace(oldString, newString), oldString, newString };
+}
+
+/**
+ * The 50-file AI commit: per sample the agent edits every feature module (impl.applyEdits: write
+ * the files and let the recorder see them, untimed — that work happens while the agent works),
+ * `git commit -a` of that change is timed (the baseline), then impl.record(sha) is timed: from
+ * HEAD having moved to the note being in refs/notes/agentnote. The note is checked afterwards.
+ */
+export async function noteWriteBench({ root, home, files, samples = 8, impl }) {
+  const { GitRunner } = src('node/git/gitRunner');
+  const { NoteStore } = src('node/notes/noteStore');
+  const git = new GitRunner(root, {});
+  const env = gitEnv(home);
+  await impl.open({ root, git, home });
+  const commitMs = [];
+  const recordMs = [];
+  const checks = [];
+  try {
+    for (let s = 0; s < samples; s++) {
+      const edits = files.map((file, i) => ({ file, abs: join(root, file), ...aiEdit(readFileSync(join(root, file), 'utf8'), s, i) }));
+      await impl.applyEdits(edits, s);
+      const c = await spawnTimed('git', ['commit', '-q', '-a', '-m', `feat: agent edits 50 modules (sample ${s})`], { cwd: root, env });
+      if (c.code !== 0) throw new Error(`git commit failed: ${c.stderr}`);
+      commitMs.push(c.ms);
+      const sha = (await git.run(['rev-parse', 'HEAD'])).trim();
+      const calls0 = impl.gitCalls?.() ?? 0;
+      const t0 = now();
+      await impl.record(sha, s);
+      recordMs.push(now() - t0);
+      const note = await new NoteStore(git).read(sha);
+      if (note?.kind !== 'valid') throw new Error(`no valid note for sample ${s}`);
+      const a = note.note.attribution;
+      checks.push({ aiFiles: note.note.files.filter((f) => f.by_ai).length, files: note.note.files.length, ai_ratio: a.ai_ratio, method: a.method, lines: a.lines, gitCalls: (impl.gitCalls?.() ?? 0) - calls0 });
+    }
+  } finally {
+    await impl.close?.();
+  }
+  return { commitMs, recordMs, checks };
+}
+
+/** The real pipeline: RepositoryRecorder fed with parsed Claude Code transcript events and disk transitions. */
+export function recorderImpl() {
+  const { RepositoryRecorder } = src('node/recorder/repositoryRecorder');
+  const { createTranscriptParser } = src('core/agents/transcriptParser');
+  const { nullLogger } = src('core/ports');
+  let recorder;
+  let parser;
+  let git;
+  let root;
+  let transcript;
+  let lineNo = 0;
+  let seq = 0;
+  const sessionId = '5e1f0c2a-1111-4222-8333-444455556666';
+  const common = () => ({ sessionId, timestamp: new Date().toISOString(), cwd: root, gitBranch: 'main', version: '2.1.260', userType: 'external', entrypoint: 'cli', isSidechain: false });
+  /** Appends records to the transcript file and returns their events, keyed like the tailer keys them. */
+  const feed = async (records) => {
+    const batch = [];
+    for (const r of records) {
+      appendFileSync(transcript, `${JSON.stringify(r)}\n`);
+      const offset = lineNo++;
+      parser.push(JSON.stringify(r)).forEach((event, index) => batch.push({ event, key: `${transcript}:${offset}:${index}`, transcriptPath: transcript }));
+    }
+    if (batch.length) await recorder.onAgentEvents(batch);
+  };
+  return {
+    name: 'RepositoryRecorder (tick + settle + recordCommit)',
+    async open(o) {
+      root = o.root;
+      git = o.git;
+      const dir = join(o.home, '.claude', 'projects', 'bench-note-write');
+      mkdirSync(dir, { recursive: true });
+      transcript = join(dir, `${sessionId}.jsonl`);
+      writeFileSync(transcript, '');
+      parser = createTranscriptParser('claude', { filePath: transcript, sessionIdHint: sessionId });
+      recorder = await RepositoryRecorder.open({ root, git, log: nullLogger });
+    },
+    gitCalls: () => git.counters.get('git.calls'),
+    async applyEdits(edits, sample) {
+      const u = `u${sample}`;
+      await feed([{ type: 'user', uuid: u, parentUuid: null, ...common(), promptSource: 'typed', origin: { kind: 'human' }, promptId: `p${sample}`, message: { role: 'user', content: `Add a negative-input guard to every feature module and tune the factor (sample ${sample}).` } }]);
+      for (const [i, e] of edits.entries()) {
+        writeFileSync(e.abs, e.after);
+        recorder.onTransition({ id: `t${++seq}`, file: e.file, time: Date.now(), before: e.before, after: e.after, source: 'disk' });
+        const id = `toolu_bench_${sample}_${i}`;
+        await feed([
+          { type: 'assistant', uuid: `a${sample}_${i}`, parentUuid: u, ...common(), requestId: `req_${sample}`, message: { id: `msg_${sample}`, type: 'message', role: 'assistant', model: 'claude-opus-4-6', content: [{ type: 'tool_use', id, name: 'Edit', input: { file_path: e.abs, old_string: e.oldString, new_string: e.newString } }], stop_reason: null, usage: { input_tokens: 1, output_tokens: 1 } } },
+          { type: 'user', uuid: `r${sample}_${i}`, parentUuid: `a${sample}_${i}`, ...common(), message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: `The file ${e.abs} has been updated.` }] }, toolUseResult: { filePath: e.abs, oldString: e.oldString, newString: e.newString, originalFile: e.before, structuredPatch: [], userModified: false, replaceAll: false } },
+        ]);
+      }
+      await feed([{ type: 'assistant', uuid: `f${sample}`, parentUuid: u, ...common(), requestId: `req_${sample}`, message: { id: `msg_${sample}`, type: 'message', role: 'assistant', model: 'claude-opus-4-6', content: [{ type: 'text', text: 'Updated the 50 feature modules.' }], stop_reason: null, usage: { input_tokens: 1, output_tokens: 1 } } }]);
+      // the host ticks about once a second while the agent works: capture is done before the commit
+      await recorder.tick();
+      await recorder.settle();
+    },
+    async record(sha) {
+      await recorder.tick();
+      await recorder.settle();
+      const outcome = await recorder.recordCommit(sha);
+      if (outcome.kind !== 'written') throw new Error(`recorder did not write a note: ${JSON.stringify(outcome)}`);
+    },
+    async close() {
+      await recorder?.dispose();
+    },
+  };
+}
+
+/** Fallback when the recorder is missing: analyzeCommit (3-diff attribution) + buildNote + NoteStore.write. */
+export function fallbackImpl() {
+  const { analyzeCommit } = src('node/attribution/commitDiffs');
+  const { buildNote, attributionInputFrom } = src('core/notes/noteBuilder');
+  const { NoteStore } = src('node/notes/noteStore');
+  let git;
+  let notes;
+  let pairs = [];
+  return {
+    name: 'analyzeCommit + buildNote + NoteStore.write (fallback: RepositoryRecorder not found)',
+    async open(o) {
+      git = o.git;
+      notes = new NoteStore(git, {});
+    },
+    gitCalls: () => git.counters.get('git.calls'),
+    async applyEdits(edits, sample) {
+      const head = (await git.run(['rev-parse', 'HEAD'])).trim();
+      const pre = new Map(
+        (await git.run(['ls-tree', '-r', head, '--', ...edits.map((e) => e.file)]))
+          .trim()
+          .split('\n')
+          .map((l) => [l.split('\t')[1], l.split('\t')[0].split(' ')[2]]),
+      );
+      for (const e of edits) writeFileSync(e.abs, e.after);
+      const post = (await git.run(['hash-object', '-w', '--', ...edits.map((e) => e.file)])).trim().split('\n');
+      const t = Date.now();
+      pairs = edits.map((e, i) => ({ file: e.file, preBlob: pre.get(e.file), postBlob: post[i], interactionKey: `claude:bench-session:${sample + 1}`, agent: 'claude', timestamp: t + i }));
+    },
+    async record(sha, sample) {
+      const result = await analyzeCommit(git, sha, pairs);
+      const [subject, names, patch] = await Promise.all([
+        git.run(['show', '-s', '--format=%s', sha]),
+        git.run(['diff-tree', '-z', '--root', '--no-commit-id', '--name-only', '-r', sha]),
+        git.run(['show', '--format=', '--patch', '--unified=0', '--no-color', '--no-ext-diff', sha]),
+      ]);
+      const rows = [
+        {
+          key: `claude:bench-session:${sample + 1}`,
+          agent: 'claude',
+          sessionId: 'bench-session',
+          turn: sample + 1,
+          prompt: `Add a negative-input guard to every feature module and tune the factor (sample ${sample}).`,
+          response: 'Updated the 50 feature modules.',
+          timestamp: new Date().toISOString(),
+          filesTouched: pairs.map((p) => p.file),
+          tools: ['Edit'],
+          isPrimary: true,
+          hasEdits: true,
+        },
+      ];
+      const built = buildNote({
+        commit: { subject: subject.trim(), files: names.split('\0').filter(Boolean), patch },
+        sessions: [{ agent: 'claude', sessionId: 'bench-session', model: 'claude-opus-4-6', rows, consumed: { maxConsumedTurn: sample, tailPromptIds: new Set() }, upperTurn: sample + 1 }],
+        attribution: attributionInputFrom(result),
+        clock: { now: () => Date.now() },
+      });
+      if (!built) throw new Error('buildNote skipped the commit');
+      const r = await notes.write(sha, built.note);
+      if (r !== 'written') throw new Error(`note not written: ${r}`);
+    },
+  };
+}
+
+// ── transcripts ────────────────────────────────────────────────────────────────────────────────
+
+const chunkSize = 256 * 1024;
+
+function readLoop(file, onChunk) {
+  const fd = openSync(file, 'r');
+  const buf = Buffer.allocUnsafe(chunkSize);
+  let pos = 0;
+  try {
+    for (;;) {
+      const n = readSync(fd, buf, 0, chunkSize, pos);
+      if (n === 0) break;
+      pos += n;
+      onChunk(buf.subarray(0, n));
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return pos;
+}
+
+/**
+ * Parse throughput: every transcript read in 256 KiB chunks → LineSplitter → the agent's parser
+ * (what the tailer does per read), vs the same read loop without parsing. `runs` passes each.
+ * Also checks that the parsers accept every record (no skipped lines) and counts events.
+ */
+export function parseBench({ transcripts, runs = 3 }) {
+  const { createTranscriptParser } = src('core/agents/transcriptParser');
+  const { LineSplitter } = src('core/transcripts/lineSplitter');
+  const total = transcripts.reduce((a, t) => a + t.bytes, 0);
+  const parseMs = [];
+  const readMs = [];
+  const perAgent = {};
+  let events = 0;
+  let skipped = 0;
+  for (let run = 0; run < runs; run++) {
+    // baseline first in each run, so both see the same page cache state
+    let s = now();
+    let bytes = 0;
+    for (const t of transcripts) bytes += readLoop(t.file, () => {});
+    readMs.push(now() - s);
+    if (bytes !== total) throw new Error('transcripts changed size during the bench');
+    s = now();
+    events = 0;
+    skipped = 0;
+    for (const t of transcripts) {
+      const a0 = now();
+      const parser = createTranscriptParser(t.agent, { filePath: t.file, sessionIdHint: t.sessionId });
+      const splitter = new LineSplitter();
+      readLoop(t.file, (chunk) => {
+        for (const line of splitter.push(chunk)) events += parser.push(line.text).length;
+      });
+      events += parser.flush().length;
+      const st = parser.stats.skipped;
+      skipped += st.invalidJson + st.schemaMismatch + st.unknownType;
+      const p = (perAgent[t.agent] ??= { bytes: 0, ms: 0 });
+      if (run === runs - 1) {
+        p.bytes += t.bytes;
+        p.ms += now() - a0;
+      }
+    }
+    parseMs.push(now() - s);
+  }
+  if (skipped > 0) throw new Error(`parsers skipped ${skipped} generated records: fix the generator`);
+  const MiB = 1024 * 1024;
+  const rate = (ms) => total / MiB / (ms / 1000);
+  return {
+    totalBytes: total,
+    events,
+    parseMiBs: parseMs.map(rate),
+    readMiBs: readMs.map(rate),
+    perAgentMiBs: Object.fromEntries(Object.entries(perAgent).map(([a, p]) => [a, p.bytes / MiB / (p.ms / 1000)])),
+  };
+}
+
+/** A Claude Code assistant record of exactly `size` bytes including its newline. */
+function claudeRecordOfSize(size, i, sessionId, cwd) {
+  const base = { type: 'assistant', uuid: `bench-append-${i}`, parentUuid: null, sessionId, timestamp: new Date().toISOString(), cwd, gitBranch: 'main', version: '2.1.260', userType: 'external', entrypoint: 'cli', isSidechain: false, requestId: `req_append_${i}`, message: { id: `msg_append_${i}`, type: 'message', role: 'assistant', model: 'claude-opus-4-6', content: [{ type: 'text', text: '' }], stop_reason: null, usage: { input_tokens: 1, output_tokens: 1 } } };
+  const empty = Buffer.byteLength(`${JSON.stringify(base)}\n`);
+  base.message.content[0].text = 'x'.repeat(Math.max(0, size - empty));
+  const s = `${JSON.stringify(base)}\n`;
+  if (Buffer.byteLength(s) !== size) throw new Error('append record size');
+  return s;
+}
+
+/**
+ * Tail latency: a TranscriptTailer (no fs.watch, no polling) on a copy of the big session and on a
+ * small session; per sample 1 KiB (one complete record) is appended and readNow() is called; the
+ * time from before the append to the events callback is recorded. Samples alternate big/small.
+ */
+export async function tailBench({ bigFile, sessionId, cwd, dir, samples = 40 }) {
+  const { TranscriptTailer } = src('node/transcripts/transcriptTailer');
+  mkdirSync(dir, { recursive: true });
+  const big = join(dir, 'big.jsonl');
+  const small = join(dir, 'small.jsonl');
+  copyFileSync(bigFile, big);
+  // small file: the head of the same session, cut at a line boundary (~64 KiB)
+  const head = Buffer.alloc(64 * 1024);
+  const fd = openSync(bigFile, 'r');
+  readSync(fd, head, 0, head.length, 0);
+  closeSync(fd);
+  writeFileSync(small, head.subarray(0, head.lastIndexOf(10) + 1));
+  const make = (file) => {
+    const state = { delivered: undefined, events: 0 };
+    const tailer = new TranscriptTailer({ agent: 'claude', filePath: file, sessionIdHint: sessionId, useFsWatch: false, pollIntervalMs: 0, onEvents: (batch) => {
+      state.delivered = now();
+      state.events += batch.length;
+    } });
+    return { tailer, state, file };
+  };
+  const tails = { big: make(big), small: make(small) };
+  const s0 = now();
+  await tails.big.tailer.start();
+  const initialReadMs = now() - s0;
+  await tails.small.tailer.start();
+  const res = { big: [], small: [], initialReadMs, bigBytes: statSync(big).size, smallBytes: statSync(small).size };
+  for (let i = 0; i < samples + 5; i++) {
+    for (const which of ['big', 'small']) {
+      const t = tails[which];
+      const line = claudeRecordOfSize(1024, `${which}-${i}`, sessionId, cwd);
+      t.state.delivered = undefined;
+      const start = now();
+      appendFileSync(t.file, line);
+      const n = await t.tailer.readNow();
+      if (n < 1 || t.state.delivered === undefined) throw new Error(`tailer delivered no event for the appended record (${which})`);
+      if (i >= 5) res[which].push(t.state.delivered - start); // first 5: warm-up
+    }
+  }
+  tails.big.tailer.dispose();
+  tails.small.tailer.dispose();
+  return res;
+}
+
+/** Initial catch-up through TranscriptTailer (what the extension does on start), MiB/s per run. */
+export async function tailerCatchUpBench({ transcripts }) {
+  const { TranscriptTailer } = src('node/transcripts/transcriptTailer');
+  let events = 0;
+  const s = now();
+  for (const t of transcripts) {
+    const tailer = new TranscriptTailer({ agent: t.agent, filePath: t.file, sessionIdHint: t.sessionId, useFsWatch: false, pollIntervalMs: 0, onEvents: (b) => (events += b.length) });
+    await tailer.start();
+    tailer.dispose();
+  }
+  const ms = now() - s;
+  const total = transcripts.reduce((a, t) => a + t.bytes, 0);
+  return { ms, events, MiBs: total / (1024 * 1024) / (ms / 1000) };
+}
+
+// ── bundle ─────────────────────────────────────────────────────────────────────────────────────
+
+/** Production (minified) build, then the size of dist/extension.js in bytes. */
+export function bundleSize() {
+  execFileSync(process.execPath, ['esbuild.mjs', '--production'], { cwd: ROOT, stdio: 'pipe' });
+  return statSync(join(ROOT, 'dist', 'extension.js')).size;
+}
+
+/** Rebuilds the development output (out/ and the unminified dist/extension.js). */
+export function devBuild() {
+  execFileSync(process.execPath, ['esbuild.mjs'], { cwd: ROOT, stdio: 'pipe' });
+}
+
+export { log };

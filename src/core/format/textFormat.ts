@@ -1,0 +1,51 @@
+/** Small formatting helpers shared by the hover, CodeLens, status bar and webviews (pure). */
+
+/** "3 days ago" in the given locale (Intl.RelativeTimeFormat). */
+export function relativeTime(thenMs: number, nowMs: number, locale = 'en'): string {
+  const s = Math.round((thenMs - nowMs) / 1000);
+  const abs = Math.abs(s);
+  const fmt = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+  if (abs < 60) return fmt.format(s, 'second');
+  if (abs < 3600) return fmt.format(Math.round(s / 60), 'minute');
+  if (abs < 86400) return fmt.format(Math.round(s / 3600), 'hour');
+  if (abs < 86400 * 30) return fmt.format(Math.round(s / 86400), 'day');
+  if (abs < 86400 * 365) return fmt.format(Math.round(s / (86400 * 30)), 'month');
+  return fmt.format(Math.round(s / (86400 * 365)), 'year');
+}
+
+/** First non-empty line, whitespace-collapsed, cut at `max` characters (with …), surrogate-safe. */
+export function firstLine(text: string, max = 120): string {
+  const line = text.split(/\r?\n/).map((l) => l.trim()).find((l) => l.length > 0) ?? '';
+  return cut(line.replace(/\s+/g, ' '), max);
+}
+
+export function cut(text: string, max: number): string {
+  const chars = Array.from(text);
+  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
+}
+
+/** A ratio bar of `width` cells, filled = round(ratio/100 × width). */
+export function ratioBar(ratio: number, width = 10): string {
+  const filled = Math.max(0, Math.min(width, Math.round((ratio / 100) * width)));
+  return '█'.repeat(filled) + '░'.repeat(width - filled);
+}
+
+/** Escapes text for Markdown (hover content is untrusted prompt text). */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, (c) => `\\${c}`).replace(/\r?\n/g, ' ');
+}
+
+export function agentDisplayName(agent: string | null | undefined): string {
+  switch (agent) {
+    case 'claude':
+      return 'Claude Code';
+    case 'cursor':
+      return 'Cursor';
+    case 'codex':
+      return 'Codex';
+    case 'gemini':
+      return 'Gemini';
+    default:
+      return agent ?? '';
+  }
+}

@@ -1,0 +1,21 @@
+import * as vscode from 'vscode';
+import type { RepositoryRegistry } from './repositoryRegistry';
+
+export const blobScheme = 'agentnote-blob';
+
+/** `agentnote-blob:/<file>?{"root","blob"}` — read-only content of a captured pre/post blob (timeline diffs). */
+export class BlobContentProvider implements vscode.TextDocumentContentProvider {
+  constructor(private readonly registry: RepositoryRegistry) {}
+
+  static uri(root: string, blob: string, file: string): vscode.Uri {
+    return vscode.Uri.from({ scheme: blobScheme, path: `/${file}`, query: JSON.stringify({ root, blob }) });
+  }
+
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    const { root, blob } = JSON.parse(uri.query) as { root: string; blob: string };
+    if (!/^[0-9a-f]{40}$/.test(blob)) return '';
+    const repo = this.registry.all.find((r) => r.root === root);
+    const buf = await repo?.blobs.read(blob);
+    return buf?.toString('utf8') ?? '';
+  }
+}

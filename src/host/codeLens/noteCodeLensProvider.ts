@@ -1,0 +1,80 @@
+import * as vscode from 'vscode';
+import type { Logger } from '../../core/ports';
+import type { RepositoryRegistry } from '../repositoryRegistry';
+import { relPath } from '../hover/noteHoverProvider';
+import { commands } from '../constants';
+
+class NoteCodeLens extends vscode.CodeLens {
+  constructor(
+    range: vscode.Range,
+    readonly root: string,
+    readonly sha: string,
+  ) {
+    super(range);
+  }
+}
+
+/**
+ * One lens per contiguous block of lines from the same noted commit, e.g.
+ * `73% AI · 3 prompts · claude-sonnet-4 · a1b2c3d`. Ranges come from the (cached) whole-file
+ * blame in provideCodeLenses; titles are built lazily in resolveCodeLens.
+ */
+export class NoteCodeLensProvider implements vscode.CodeLensProvider<NoteCodeLens>, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<void>();
+  readonly onDidChangeCodeLenses = this.emitter.event;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly registry: RepositoryRegistry,
+    private readonly log: Logger,
+  ) {}
+
+  /** Debounced refresh (a note was written, notes were fetched, HEAD moved). */
+  refresh(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.emitter.fire(), 200);
+  }
+
+  async provideCodeLenses(document: vscode.TextDocument, token: vscode.CancellationToken): Promise<NoteCodeLens[]> {
+    if (document.uri.scheme !== 'file') return [];
+    const repo = this.registry.forUri(document.uri);
+    const head = repo?.headCommit;
+    const rel = repo && relPath(repo.root, document.uri.fsPath);
+    if (!repo || !head || !rel) return [];
+    try {
+      const blocks = await repo.lookup.notedBlocks({ rel, head, version: `${document.version}:${document.isDirty ? 'd' : 's'}`, contents: document.isDirty ? document.getText() : undefined });
+      if (token.isCancellationRequested) return [];
+      return blocks
+        .filter((b) => b.start - 1 < document.lineCount)
+        .map((b) => new NoteCodeLens(new vscode.Range(b.start - 1, 0, b.start - 1, 0), repo.root, b.sha));
+    } catch (e) {
+      this.log.debug(`codelens failed: ${String(e)}`);
+      return [];
+    }
+  }
+
+  async resolveCodeLens(lens: NoteCodeLens, token: vscode.CancellationToken): Promise<NoteCodeLens> {
+    const repo = this.registry.all.find((r) => r.root === lens.root);
+    const decoded = await repo?.notes.read(lens.sha);
+    if (token.isCancellationRequested) return lens;
+    const short = lens.sha.slice(0, 7);
+    let title: string;
+    if (decoded?.kind === 'valid') {
+      const n = decoded.note;
+      const parts = [vscode.l10n.t('{0}% AI', n.attribution.ai_ratio), vscode.l10n.t('{0} prompts', n.interactions.length)];
+      if (n.interactions.length === 1) parts[1] = vscode.l10n.t('1 prompt');
+      if (n.model) parts.push(n.model);
+      parts.push(short);
+      title = `$(sparkle) ${parts.join(' · ')}`;
+    } else {
+      title = `$(warning) ${vscode.l10n.t('invalid Agent Note')} · ${short}`;
+    }
+    lens.command = { title, command: commands.showNote, arguments: [{ root: lens.root, sha: lens.sha }], tooltip: vscode.l10n.t('Show the Agent Note of {0}', short) };
+    return lens;
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.emitter.dispose();
+  }
+}

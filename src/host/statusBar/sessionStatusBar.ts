@@ -1,0 +1,80 @@
+import * as vscode from 'vscode';
+import type { AgentSession } from '../../core/session/sessionModel';
+import { agentDisplayName, escapeMarkdown, firstLine, relativeTime } from '../../core/format/textFormat';
+import type { RepositoryRegistry } from '../repositoryRegistry';
+import { commands } from '../constants';
+
+const agentIcons: Record<string, string> = { claude: 'sparkle', cursor: 'edit', codex: 'terminal', gemini: 'star-full' };
+
+/**
+ * The live agent session of the current repository: `$(icon) Cursor · 4 prompts · 3 files`, an
+ * idle state, hidden outside git repositories and when no session exists. Click: timeline.
+ */
+export class SessionStatusBar implements vscode.Disposable {
+  private readonly item: vscode.StatusBarItem;
+  private readonly disposables: vscode.Disposable[] = [];
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly registry: RepositoryRegistry) {
+    this.item = vscode.window.createStatusBarItem('agentNote.session', vscode.StatusBarAlignment.Left, 50);
+    this.item.name = vscode.l10n.t('Agent Note Session');
+    this.item.command = commands.showTimeline;
+    this.disposables.push(this.item, vscode.window.onDidChangeActiveTextEditor(() => this.update()));
+    // idle state is time-based: re-evaluate every 30 s
+    this.timer = setInterval(() => this.update(), 30_000);
+    this.update();
+  }
+
+  private shown = false;
+
+  /** Current text, '' when hidden (for tests and the API). */
+  get visibleText(): string {
+    return this.shown ? this.item.text : '';
+  }
+
+  /** Debounced from session change events. */
+  scheduleUpdate(): void {
+    setTimeout(() => this.update(), 100);
+  }
+
+  update(): void {
+    const repo = this.registry.current();
+    const session = latestSession(repo?.recorder?.sessions.list() ?? []);
+    if (!repo || !session) {
+      this.item.hide();
+      this.shown = false;
+      return;
+    }
+    const prompts = session.turns.filter((t) => t.prompt !== undefined).length;
+    const files = new Set(session.turns.flatMap((t) => t.files)).size;
+    const name = agentDisplayName(session.agent);
+    const icon = session.active ? agentIcons[session.agent] ?? 'hubot' : 'circle-outline';
+    const parts = [name, prompts === 1 ? vscode.l10n.t('1 prompt') : vscode.l10n.t('{0} prompts', prompts), files === 1 ? vscode.l10n.t('1 file') : vscode.l10n.t('{0} files', files)];
+    if (!session.active) parts.push(vscode.l10n.t('idle'));
+    this.item.text = `$(${icon}) ${parts.join(' · ')}`;
+    this.item.accessibilityInformation = { label: vscode.l10n.t('Agent session: {0}', parts.join(', ')) };
+    const md = new vscode.MarkdownString('', true);
+    md.appendMarkdown(`**${escapeMarkdown(name)}**${session.model ? ` · \`${session.model.replace(/`/g, '')}\`` : ''} · ${session.active ? vscode.l10n.t('active') : vscode.l10n.t('idle')} · ${relativeTime(session.heartbeat, Date.now(), vscode.env.language)}\n\n`);
+    const last = [...session.turns].reverse().find((t) => t.prompt);
+    if (last?.prompt) md.appendMarkdown(`${vscode.l10n.t('Last prompt:')} “${escapeMarkdown(firstLine(last.prompt, 160))}”\n\n`);
+    const pending = repo.recorder?.timelineEdits().filter((e) => e.origin === 'ai' && e.time > (repo.headTime ?? 0)) ?? [];
+    const pendingFiles = new Set(pending.map((e) => e.file));
+    const added = pending.reduce((s, e) => s + (e.added ?? 0), 0);
+    md.appendMarkdown(pendingFiles.size ? vscode.l10n.t('AI edits pending commit: {0} lines added in {1} files', added, pendingFiles.size) : vscode.l10n.t('No AI edits pending commit.'));
+    md.appendMarkdown(`\n\n${vscode.l10n.t('Click to open the session timeline.')}`);
+    this.item.tooltip = md;
+    this.item.show();
+    this.shown = true;
+  }
+
+  dispose(): void {
+    if (this.timer) clearInterval(this.timer);
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+function latestSession(list: readonly Readonly<AgentSession>[]): Readonly<AgentSession> | undefined {
+  let best: Readonly<AgentSession> | undefined;
+  for (const s of list) if (!best || s.heartbeat > best.heartbeat) best = s;
+  return best;
+}

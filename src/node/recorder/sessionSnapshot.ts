@@ -1,0 +1,348 @@
+import { z } from 'zod';
+import type { ChangeLine, CommittedPairLine, EventLine, PreBlobLine, PromptLine } from '../../core/model/journal';
+import type { JournalSession } from '../journal/sessionJournal';
+
+/**
+ * One session directory of the journal read for recording: prompts, events, the edit pairs that
+ * no commit consumed yet, and the consumption / prompt-window state — from the CLI-shaped files,
+ * so sessions written by the Agent Note CLI's own hooks are used exactly like ours.
+ *
+ * Pairing follows the CLI (shared docs: agentnote-format.md §3.1–3.2): entries already consumed
+ * (key `change:<change_id>` > `id:<tool_use_id>` > `<turn>:<file>`) are dropped first; a change
+ * whose `tool_use_id` matches a pre-blob forms a pair and takes the pre-blob's turn and prompt id;
+ * entries without ids are paired first-in-first-out per file; a change without a pre-blob is
+ * evidence only (post blob and counts), a pre-blob without a change marks its file as AI-touched.
+ */
+
+/** One unconsumed agent edit of a file. */
+export interface JournalPair {
+  /** `tool_use_id`, else `change:<change_id>`, else `fifo:<turn>:<file>:<n>`. */
+  pairId: string;
+  sessionId: string;
+  agent: string;
+  turn: number;
+  promptId: string | null;
+  /** Repo-relative path. */
+  file: string;
+  /** Blob before the edit; undefined ⇒ evidence only. */
+  preBlob?: string;
+  /** Blob after the edit; undefined ⇒ a pre-blob without its change (AI-touched file, no content). */
+  postBlob?: string;
+  tool: string;
+  /** Epoch ms (our capture time, else the change line's timestamp, else 0). */
+  time: number;
+  editAdded?: number;
+  editDeleted?: number;
+  /** `${agent}:${sessionId}:${turn}` */
+  interactionKey: string;
+  /** `committed_pairs.jsonl` lines that consume this pair's entries. */
+  consumeLines: CommittedPairLine[];
+}
+
+/** Our extra data of a pair (`ext/pairs.jsonl`). */
+export interface PairExtRecord {
+  pairId: string;
+  /** Capture time of the edit (epoch ms). */
+  time: number;
+  file: string;
+  turn: number;
+  interactionKey: string;
+  /** Host transition id when the edit was observed (timeline key), absent for record-only edits. */
+  transitionId?: string;
+  claimKey: string;
+  tool: string;
+  added?: number;
+  removed?: number;
+  preBlob?: string;
+  postBlob: string;
+}
+
+/** Our record of transcript activity per turn (`ext/activity.jsonl`): edits and tools. */
+export interface ActivityRecord {
+  kind: 'edit' | 'tool';
+  turn: number;
+  tool: string;
+  /** Repo-relative path of an edit, null when outside the repository. */
+  file?: string | null;
+  time: number;
+  failed?: boolean;
+}
+
+/** Our record of a journaled prompt (`ext/prompts.jsonl`). */
+export interface PromptExtRecord {
+  /** Transcript event key. */
+  key: string;
+  turn: number;
+  promptId: string;
+  /** Prompt record id of the transcript (upserts and rewinds refer to it). */
+  recordId?: string;
+  time: number;
+}
+
+export interface SessionSnapshot {
+  id: string;
+  /** `agent` file; `claude` for legacy sessions without one (like the CLI). */
+  agent: string;
+  /** Current turn (`turn` file). */
+  turn: number;
+  session: JournalSession;
+  /** One prompt line per turn (the first), ascending. */
+  prompts: PromptLine[];
+  events: EventLine[];
+  /** `committed_pairs.jsonl` lines (minus the excluded ones). */
+  committed: CommittedPairLine[];
+  /** Unconsumed pairs in journal order. */
+  pairs: JournalPair[];
+  /** Edit tools per turn (change lines, then our activity records), first-seen order. */
+  toolsByTurn: Map<number, string[]>;
+  transcriptPath?: string;
+}
+
+export const extFiles = { pairs: 'pairs.jsonl', activity: 'activity.jsonl', prompts: 'prompts.jsonl' } as const;
+
+/** Reads one session directory (see the module comment). `exclude` lines are treated as never written (amend). */
+export async function readSessionSnapshot(session: JournalSession, opts: { exclude?: readonly CommittedPairLine[] } = {}): Promise<SessionSnapshot> {
+  const [agent, turn, prompts, events, changes, pres, committed, ext, activity, transcriptPath] = await Promise.all([
+    session.readAgent(),
+    session.readTurn(),
+    session.readPrompts(),
+    session.readEvents(),
+    session.readChanges(),
+    session.readPreBlobs(),
+    session.readCommittedPairs(),
+    readExt(session, extFiles.pairs, pairExtSchema),
+    readExt(session, extFiles.activity, activitySchema),
+    session.readTranscriptPath(),
+  ]);
+  const agentName = agent ?? 'claude';
+  const committedLines = subtractLines(committed.entries, opts.exclude ?? []);
+  const consumed = new Set(committedLines.map(consumptionKey));
+  const extTime = new Map(ext.map((e) => [e.pairId, e.time] as const));
+
+  const byTurn = new Map<number, PromptLine>();
+  for (const p of prompts.entries) if (!byTurn.has(p.turn)) byTurn.set(p.turn, p);
+
+  const toolsByTurn = new Map<number, string[]>();
+  const addTool = (t: number, tool: string) => {
+    if (!tool) return;
+    const list = toolsByTurn.get(t) ?? [];
+    if (!list.includes(tool)) list.push(tool);
+    toolsByTurn.set(t, list);
+  };
+  for (const c of changes.entries) addTool(c.turn, c.tool);
+  for (const a of activity) if (a.kind === 'edit' && !a.failed) addTool(a.turn, a.tool);
+
+  const pairs = pairEntries(
+    session.id,
+    agentName,
+    changes.entries.filter((c) => !consumed.has(consumptionKey(c))),
+    pres.entries.filter((p) => !consumed.has(consumptionKey(p))),
+    extTime,
+  );
+
+  return {
+    id: session.id,
+    agent: agentName,
+    turn,
+    session,
+    prompts: [...byTurn.values()].sort((a, b) => a.turn - b.turn),
+    events: events.entries,
+    committed: committedLines,
+    pairs,
+    toolsByTurn,
+    transcriptPath,
+  };
+}
+
+/** The CLI's consumption key of a journal entry or `committed_pairs.jsonl` line. */
+export function consumptionKey(l: { turn: number; file: string | null; change_id?: string | null; tool_use_id: string | null }): string {
+  if (l.change_id) return `change:${l.change_id}`;
+  if (l.tool_use_id) return `id:${l.tool_use_id}`;
+  return `${l.turn}:${l.file}`;
+}
+
+/** Last stored response of each turn: `response` events win over `stop` events (like the CLI). */
+export function responsesByTurn(events: readonly EventLine[]): Map<number, string> {
+  const response = new Map<number, string>();
+  const stop = new Map<number, string>();
+  for (const e of events) {
+    if (e.event === 'response' && typeof e.response === 'string') response.set(e.turn, e.response);
+    else if (e.event === 'stop' && typeof e.response === 'string' && e.response.trim()) stop.set(e.turn, e.response);
+  }
+  for (const [t, r] of stop) if (!response.has(t)) response.set(t, r);
+  return response;
+}
+
+/** A committed_pairs line without undefined keys, in the CLI's shape (for comparisons and storage). */
+export function canonicalLine(l: CommittedPairLine): CommittedPairLine {
+  const out: CommittedPairLine = { turn: l.turn, file: l.file ?? null, change_id: l.change_id ?? null, tool_use_id: l.tool_use_id ?? null };
+  if (l.prompt_id !== undefined) out.prompt_id = l.prompt_id;
+  if (l.prompt_scope !== undefined) out.prompt_scope = l.prompt_scope;
+  return out;
+}
+
+function lineIdentity(l: CommittedPairLine): string {
+  return JSON.stringify([l.turn, l.prompt_id ?? null, l.file ?? null, l.prompt_scope ?? null, l.change_id ?? null, l.tool_use_id ?? null]);
+}
+
+/** `lines` minus `remove` as multisets (one removed occurrence per line in `remove`). */
+function subtractLines(lines: readonly CommittedPairLine[], remove: readonly CommittedPairLine[]): CommittedPairLine[] {
+  if (remove.length === 0) return [...lines];
+  const counts = new Map<string, number>();
+  for (const r of remove) counts.set(lineIdentity(r), (counts.get(lineIdentity(r)) ?? 0) + 1);
+  const out: CommittedPairLine[] = [];
+  for (const l of lines) {
+    const id = lineIdentity(l);
+    const n = counts.get(id) ?? 0;
+    if (n > 0) counts.set(id, n - 1);
+    else out.push(l);
+  }
+  return out;
+}
+
+function pairEntries(
+  sessionId: string,
+  agent: string,
+  changes: readonly ChangeLine[],
+  pres: readonly PreBlobLine[],
+  extTime: ReadonlyMap<string, number>,
+): JournalPair[] {
+  const preById = new Map<string, PreBlobLine>();
+  const presNoId = new Map<string, PreBlobLine[]>();
+  for (const p of pres) {
+    if (p.tool_use_id) {
+      if (!preById.has(p.tool_use_id)) preById.set(p.tool_use_id, p);
+    } else {
+      const list = presNoId.get(p.file) ?? [];
+      list.push(p);
+      presNoId.set(p.file, list);
+    }
+  }
+  const usedPre = new Set<PreBlobLine>();
+  const pairs: JournalPair[] = [];
+  const fifoSeq = new Map<string, number>();
+  for (const c of changes) {
+    let pre: PreBlobLine | undefined;
+    if (c.tool_use_id) pre = preById.get(c.tool_use_id);
+    else pre = presNoId.get(c.file)?.shift();
+    if (pre && usedPre.has(pre)) pre = undefined;
+    if (pre) usedPre.add(pre);
+    const turn = pre ? pre.turn : c.turn;
+    let pairId: string;
+    if (c.tool_use_id) pairId = c.tool_use_id;
+    else if (c.change_id) pairId = `change:${c.change_id}`;
+    else {
+      const k = `${turn}:${c.file}`;
+      const n = (fifoSeq.get(k) ?? 0) + 1;
+      fifoSeq.set(k, n);
+      pairId = `fifo:${k}:${n}`;
+    }
+    const parsedTime = c.timestamp ? Date.parse(c.timestamp) : NaN;
+    const pair: JournalPair = {
+      pairId,
+      sessionId,
+      agent,
+      turn,
+      promptId: (pre ? pre.prompt_id : c.prompt_id) ?? null,
+      file: c.file,
+      postBlob: c.blob,
+      tool: c.tool,
+      time: extTime.get(pairId) ?? (Number.isFinite(parsedTime) ? parsedTime : 0),
+      interactionKey: `${agent}:${sessionId}:${turn}`,
+      consumeLines: dedupeLines([entryLine(c), ...(pre ? [entryLine(pre)] : [])]),
+    };
+    if (pre) pair.preBlob = pre.blob;
+    if (c.edit_added !== null && c.edit_deleted !== null) {
+      pair.editAdded = c.edit_added;
+      pair.editDeleted = c.edit_deleted;
+    }
+    pairs.push(pair);
+  }
+  for (const p of pres) {
+    if (usedPre.has(p)) continue;
+    const pairId = p.tool_use_id ?? `pre:${p.turn}:${p.file}`;
+    pairs.push({
+      pairId,
+      sessionId,
+      agent,
+      turn: p.turn,
+      promptId: p.prompt_id ?? null,
+      file: p.file,
+      preBlob: p.blob,
+      tool: '',
+      time: extTime.get(pairId) ?? 0,
+      interactionKey: `${agent}:${sessionId}:${p.turn}`,
+      consumeLines: [entryLine(p)],
+    });
+  }
+  return pairs;
+}
+
+function entryLine(e: { turn: number; file: string; change_id?: string | null; tool_use_id: string | null }): CommittedPairLine {
+  return { turn: e.turn, file: e.file, change_id: e.change_id ?? null, tool_use_id: e.tool_use_id };
+}
+
+function dedupeLines(lines: CommittedPairLine[]): CommittedPairLine[] {
+  const seen = new Set<string>();
+  return lines.filter((l) => {
+    const k = consumptionKey(l);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+async function readExt<T>(session: JournalSession, name: string, schema: z.ZodType<T, z.ZodTypeDef, unknown>): Promise<T[]> {
+  const r = await session.readJsonl(name);
+  const out: T[] = [];
+  for (const v of r.values) {
+    const p = schema.safeParse(v);
+    if (p.success) out.push(p.data);
+  }
+  return out;
+}
+
+/** Reads our `ext/` records of a session (invalid lines skipped). */
+export function readPairExt(session: JournalSession): Promise<PairExtRecord[]> {
+  return readExt(session, extFiles.pairs, pairExtSchema);
+}
+
+export function readActivity(session: JournalSession): Promise<ActivityRecord[]> {
+  return readExt(session, extFiles.activity, activitySchema);
+}
+
+export function readPromptExt(session: JournalSession): Promise<PromptExtRecord[]> {
+  return readExt(session, extFiles.prompts, promptExtSchema);
+}
+
+const pairExtSchema: z.ZodType<PairExtRecord, z.ZodTypeDef, unknown> = z.object({
+  pairId: z.string().min(1),
+  time: z.number().finite(),
+  file: z.string().min(1),
+  turn: z.number().int().min(0),
+  interactionKey: z.string(),
+  transitionId: z.string().optional(),
+  claimKey: z.string(),
+  tool: z.string(),
+  added: z.number().int().nonnegative().optional(),
+  removed: z.number().int().nonnegative().optional(),
+  preBlob: z.string().optional(),
+  postBlob: z.string(),
+});
+
+const activitySchema: z.ZodType<ActivityRecord, z.ZodTypeDef, unknown> = z.object({
+  kind: z.enum(['edit', 'tool']),
+  turn: z.number().int().min(0),
+  tool: z.string(),
+  file: z.string().nullable().optional(),
+  time: z.number().finite(),
+  failed: z.boolean().optional(),
+});
+
+const promptExtSchema: z.ZodType<PromptExtRecord, z.ZodTypeDef, unknown> = z.object({
+  key: z.string(),
+  turn: z.number().int().min(1),
+  promptId: z.string(),
+  recordId: z.string().optional(),
+  time: z.number().finite(),
+});

@@ -1,0 +1,214 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+
+/** Writes agent transcripts into the (isolated) HOME of the extension host, as the agents do. */
+
+export function git(root: string, ...args: string[]): string {
+  return execFileSync('git', ['-c', 'user.name=Ann Dev', '-c', 'user.email=ann@example.com', '-c', 'commit.gpgsign=false', ...args], { cwd: root, encoding: 'utf8' });
+}
+
+export function noteOf(root: string, rev = 'HEAD'): Record<string, unknown> | undefined {
+  try {
+    return JSON.parse(git(root, 'notes', '--ref=agentnote', 'show', rev));
+  } catch {
+    return undefined;
+  }
+}
+
+export async function waitForNote(root: string, rev = 'HEAD', ms = 20_000): Promise<Record<string, unknown> & { attribution: { ai_ratio: number; method: string; lines?: { ai_added: number; total_added: number; deleted: number } }; files: { path: string; by_ai: boolean; ai_ranges?: { start: number; end: number; interaction: number | null }[] }[]; interactions: { prompt: string; response: string | null }[]; agent: string }> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const n = noteOf(root, rev);
+    if (n) return n as never;
+    if (Date.now() > deadline) throw new Error(`no note for ${rev} after ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const claudeEnc = (p: string) => p.replace(/[^A-Za-z0-9]/g, '-');
+
+/** A Claude Code session transcript (~/.claude/projects/<enc cwd>/<uuid>.jsonl) in the 2026 format. */
+export class ClaudeSession {
+  readonly id = randomUUID();
+  readonly file: string;
+  private n = 0;
+  private parent: string | null = null;
+
+  constructor(
+    readonly cwd: string,
+    readonly model = 'claude-sonnet-4-5',
+    home = os.homedir(),
+  ) {
+    const dir = path.join(home, '.claude', 'projects', claudeEnc(cwd));
+    fs.mkdirSync(dir, { recursive: true });
+    this.file = path.join(dir, `${this.id}.jsonl`);
+  }
+
+  private append(rec: Record<string, unknown>): void {
+    const uuid = `r${++this.n}`;
+    const full = { ...rec, uuid, parentUuid: this.parent, sessionId: this.id, timestamp: new Date().toISOString(), cwd: this.cwd, version: '2.1.260', isSidechain: false };
+    this.parent = uuid;
+    fs.appendFileSync(this.file, `${JSON.stringify(full)}\n`);
+  }
+
+  prompt(text: string): void {
+    this.append({ type: 'user', userType: 'external', promptSource: 'typed', origin: { kind: 'human' }, message: { role: 'user', content: text } });
+  }
+
+  respond(text: string): void {
+    this.append({ type: 'assistant', message: { id: `msg_${this.n}`, type: 'message', role: 'assistant', model: this.model, content: [{ type: 'text', text }] } });
+  }
+
+  /** Edit tool: replaces old by new in the file on disk, then records the tool call and its result. */
+  edit(rel: string, oldString: string, newString: string): void {
+    const abs = path.join(this.cwd, rel);
+    const original = fs.readFileSync(abs, 'utf8');
+    if (!original.includes(oldString)) throw new Error(`old_string not found in ${rel}`);
+    const id = `toolu_${randomUUID().slice(0, 8)}`;
+    this.append({ type: 'assistant', message: { id: `msg_${this.n}`, type: 'message', role: 'assistant', model: this.model, content: [{ type: 'tool_use', id, name: 'Edit', input: { file_path: abs, old_string: oldString, new_string: newString } }] } });
+    fs.writeFileSync(abs, original.replace(oldString, newString));
+    this.append({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: `The file ${abs} has been updated.` }] }, toolUseResult: { filePath: abs, oldString, newString, originalFile: original, structuredPatch: [], userModified: false, replaceAll: false } });
+  }
+
+  /** Write tool: creates/overwrites the file on disk. */
+  write(rel: string, content: string): void {
+    const abs = path.join(this.cwd, rel);
+    const existed = fs.existsSync(abs);
+    const original = existed ? fs.readFileSync(abs, 'utf8') : undefined;
+    const id = `toolu_${randomUUID().slice(0, 8)}`;
+    this.append({ type: 'assistant', message: { id: `msg_${this.n}`, type: 'message', role: 'assistant', model: this.model, content: [{ type: 'tool_use', id, name: 'Write', input: { file_path: abs, content } }] } });
+    fs.mkdirSync(path.dirname(abs), { recursive: true });
+    fs.writeFileSync(abs, content);
+    this.append({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: `File created successfully at: ${abs}` }] }, toolUseResult: { type: existed ? 'update' : 'create', filePath: abs, content, structuredPatch: [], ...(original !== undefined ? { originalFile: original } : {}) } });
+  }
+}
+
+/** A Cursor agent transcript (~/.cursor/projects/<slug>/agent-transcripts/<id>/<id>.jsonl). */
+export class CursorSession {
+  readonly id = randomUUID();
+  readonly file: string;
+
+  constructor(
+    readonly cwd: string,
+    home = os.homedir(),
+  ) {
+    const slug = cwd.replace(/^[/\\]+/, '').replace(/[^A-Za-z0-9]+/g, '-');
+    const projectDir = path.join(home, '.cursor', 'projects', slug);
+    const dir = path.join(projectDir, 'agent-transcripts', this.id);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(projectDir, '.workspace-trusted'), JSON.stringify({ trustedAt: Date.now(), workspacePath: cwd, trustMethod: 'user' }));
+    this.file = path.join(dir, `${this.id}.jsonl`);
+  }
+
+  private append(rec: Record<string, unknown>): void {
+    fs.appendFileSync(this.file, `${JSON.stringify(rec)}\n`);
+  }
+
+  prompt(text: string): void {
+    this.append({ role: 'user', message: { content: [{ type: 'text', text: `<user_query>\n${text}\n</user_query>` }] } });
+  }
+
+  respond(text: string): void {
+    this.append({ role: 'assistant', message: { content: [{ type: 'text', text }] } });
+  }
+
+  /** Records a StrReplace tool call (the edit itself is applied through the editor by the test). */
+  strReplace(rel: string, oldString: string, newString: string): void {
+    this.append({ role: 'assistant', message: { content: [{ type: 'tool_use', name: 'StrReplace', input: { path: path.join(this.cwd, rel), old_string: oldString, new_string: newString } }] } });
+  }
+
+  write(rel: string, contents: string): void {
+    this.append({ role: 'assistant', message: { content: [{ type: 'tool_use', name: 'Write', input: { path: path.join(this.cwd, rel), contents } }] } });
+  }
+}
+
+/** A Codex CLI rollout ($CODEX_HOME/sessions/YYYY/MM/DD/rollout-…-<uuid>.jsonl) with apply_patch edits. */
+export class CodexSession {
+  readonly id = randomUUID();
+  readonly file: string;
+
+  constructor(
+    readonly cwd: string,
+    readonly model = 'gpt-5.1-codex',
+    home = os.homedir(),
+  ) {
+    const now = new Date();
+    const dir = path.join(home, '.codex', 'sessions', String(now.getFullYear()), String(now.getMonth() + 1).padStart(2, '0'), String(now.getDate()).padStart(2, '0'));
+    fs.mkdirSync(dir, { recursive: true });
+    this.file = path.join(dir, `rollout-${now.toISOString().slice(0, 19).replace(/:/g, '-')}-${this.id}.jsonl`);
+    this.append('session_meta', { id: this.id, timestamp: now.toISOString(), cwd, originator: 'codex-tui', cli_version: '0.150.0', source: 'cli', model_provider: 'openai' });
+    this.append('turn_context', { turn_id: randomUUID(), cwd, model, approval_policy: 'on-request', sandbox_policy: { type: 'workspace-write' } });
+  }
+
+  private append(type: string, payload: Record<string, unknown>): void {
+    fs.appendFileSync(this.file, `${JSON.stringify({ timestamp: new Date().toISOString(), type, payload })}\n`);
+  }
+
+  prompt(text: string): void {
+    this.append('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text }] });
+    this.append('event_msg', { type: 'user_message', message: text, images: [] });
+  }
+
+  respond(text: string): void {
+    this.append('response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] });
+    this.append('event_msg', { type: 'agent_message', message: text });
+  }
+
+  /** apply_patch that adds a new file, written to disk. */
+  addFile(rel: string, content: string): void {
+    const lines = content.replace(/\n$/, '').split('\n');
+    const patch = `*** Begin Patch\n*** Add File: ${rel}\n${lines.map((l) => `+${l}`).join('\n')}\n*** End Patch\n`;
+    const callId = `call_${randomUUID().slice(0, 8)}`;
+    this.append('response_item', { type: 'custom_tool_call', status: 'completed', call_id: callId, name: 'apply_patch', input: patch });
+    const abs = path.join(this.cwd, rel);
+    fs.mkdirSync(path.dirname(abs), { recursive: true });
+    fs.writeFileSync(abs, content);
+    this.append('event_msg', { type: 'patch_apply_end', call_id: callId, stdout: `Success. Updated the following files:\nA ${rel}\n`, stderr: '', success: true, changes: { [abs]: { type: 'add', content } }, status: 'completed' });
+  }
+}
+
+/** A Gemini CLI chat (~/.gemini/tmp/<slug>/chats/session-….jsonl) with replace/write_file tool calls. */
+export class GeminiSession {
+  readonly id = randomUUID();
+  readonly file: string;
+  private n = 0;
+
+  constructor(
+    readonly cwd: string,
+    readonly model = 'gemini-2.5-pro',
+    home = os.homedir(),
+  ) {
+    const slug = path.basename(cwd).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'project';
+    const dir = path.join(home, '.gemini', 'tmp', slug);
+    fs.mkdirSync(path.join(dir, 'chats'), { recursive: true });
+    fs.writeFileSync(path.join(dir, '.project_root'), cwd);
+    const now = new Date();
+    this.file = path.join(dir, 'chats', `session-${now.toISOString().slice(0, 16).replace(/:/g, '-')}-${this.id.slice(0, 8)}.jsonl`);
+    fs.appendFileSync(this.file, `${JSON.stringify({ sessionId: this.id, projectHash: 'demo', startTime: now.toISOString(), lastUpdated: now.toISOString(), kind: 'main' })}\n`);
+  }
+
+  private append(rec: Record<string, unknown>): void {
+    fs.appendFileSync(this.file, `${JSON.stringify({ id: `m${++this.n}`, timestamp: new Date().toISOString(), ...rec })}\n`);
+  }
+
+  prompt(text: string): void {
+    this.append({ type: 'user', content: [{ text }], displayContent: text });
+  }
+
+  /** replace tool: edits the file on disk and records the call with its before/after. */
+  replace(rel: string, oldString: string, newString: string, response: string): void {
+    const abs = path.join(this.cwd, rel);
+    const original = fs.readFileSync(abs, 'utf8');
+    const updated = original.replace(oldString, newString);
+    fs.writeFileSync(abs, updated);
+    this.append({
+      type: 'gemini',
+      content: response,
+      model: this.model,
+      toolCalls: [{ id: `replace-${this.n}`, name: 'replace', args: { file_path: abs, old_string: oldString, new_string: newString }, status: 'success', timestamp: new Date().toISOString(), resultDisplay: { fileName: path.basename(rel), filePath: abs, originalContent: original, newContent: updated, isNewFile: false } }],
+    });
+  }
+}
