@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { makeGitFixture, ROOT } from './harness.mjs';
+import { createDemoRepository } from './demo-repo.mjs';
 
 export const scenarios = [
   {
@@ -15,6 +16,11 @@ export const scenarios = [
     name: 'peer',
     suite: 'peer',
     setup: ({ base }) => clonePeerBundle('todo-api', join(base, 'todo-api')),
+  },
+  {
+    name: 'demo',
+    suite: 'demo',
+    setup: ({ base, home }) => createDemoRepository({ base, home }),
   },
   {
     name: 'nogit',

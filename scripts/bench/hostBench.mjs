@@ -47,21 +47,47 @@ function childrenOf(pid) {
   return out;
 }
 
-/** Samples the extension host's child processes every `everyMs`, remembering git processes. */
+/** The git subcommand and its first arguments, without the `-c key=value` options. */
+function gitCommand(argv) {
+  const rest = [];
+  for (let i = 1; i < argv.length; i++) {
+    if (argv[i] === '-c') i++;
+    else rest.push(argv[i]);
+  }
+  return rest.slice(0, 3).join(' ');
+}
+
+/**
+ * Samples the extension host's child processes every `everyMs`, remembering what each one runs.
+ * A child read between fork and exec still shows the host's own command line: it is re-read on
+ * later polls until it shows the real program (or is gone: then it counts as `unknown`).
+ */
 function processWatcher(pid, everyMs = 3) {
   const seen = new Map();
+  let hostArgv0;
+  try {
+    hostArgv0 = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0];
+  } catch {
+    hostArgv0 = undefined;
+  }
   let phase = 'idle';
   let timer;
+  const readArgv = (c) => {
+    try {
+      return readFileSync(`/proc/${c}/cmdline`, 'utf8').split('\0').filter(Boolean);
+    } catch {
+      return undefined;
+    }
+  };
   const poll = () => {
     for (const c of childrenOf(pid)) {
-      if (seen.has(c)) continue;
-      let argv = [];
-      try {
-        argv = readFileSync(`/proc/${c}/cmdline`, 'utf8').split('\0').filter(Boolean);
-      } catch {
-        /* already gone */
-      }
-      seen.set(c, { phase, argv });
+      const e = seen.get(c);
+      if (e && e.resolved) continue;
+      const argv = readArgv(c);
+      const resolved = argv !== undefined && argv.length > 0 && argv[0] !== hostArgv0;
+      if (e) {
+        if (resolved) Object.assign(e, { argv, resolved });
+      } else seen.set(c, { phase, argv: argv ?? [], resolved });
     }
   };
   return {
@@ -79,10 +105,18 @@ function processWatcher(pid, everyMs = 3) {
       clearInterval(timer);
       timer = undefined;
     },
-    /** git processes first seen in `p`; `ours` carry the pinned `-c diff.algorithm=myers` of GitRunner. */
+    /** Children first seen in phase `p`: git processes, ours (GitRunner's pinned `-c diff.algorithm=myers`), unknown (gone before exec was visible). */
     count(p) {
-      const git = [...seen.values()].filter((s) => s.phase === p && s.argv.length && /(^|\/)git$/.test(s.argv[0]));
-      return { git: git.length, ours: git.filter((s) => s.argv.includes('diff.algorithm=myers')).length, argv: git.slice(0, 10).map((s) => s.argv.slice(1).filter((a) => !a.includes('=')).slice(0, 4).join(' ')) };
+      const inPhase = [...seen.values()].filter((s) => s.phase === p);
+      const git = inPhase.filter((s) => s.resolved && /(^|\/)git$/.test(s.argv[0]));
+      const ours = git.filter((s) => s.argv.includes('diff.algorithm=myers'));
+      return {
+        children: inPhase.length,
+        git: git.length,
+        ours: ours.length,
+        unknown: inPhase.filter((s) => !s.resolved).length,
+        commands: git.slice(0, 12).map((s) => `${s.argv.includes('diff.algorithm=myers') ? 'ours: ' : ''}${gitCommand(s.argv)}`),
+      };
     },
   };
 }
@@ -133,6 +167,7 @@ export async function runHostConfig(mode, ctx) {
   const planFile = join(runDir, 'plan.json');
   const plan = {
     mode,
+    steps: ctx.steps ?? ['activation', 'memory', 'hover', 'typing', 'commits'],
     outFile,
     syncDir,
     file: ctx.file,
@@ -217,16 +252,21 @@ export async function runHostConfig(mode, ctx) {
   return { mode, exit, wallMs, host, driver, failed: failed.map((t) => ({ title: t.title, error: String(t.error).split('\n').slice(0, 3).join(' ') })), activationLogMs: mode === 'enabled' ? activationFromLogs(userDataDir) : undefined, runDir };
 }
 
-/** `count` commits of a one-line change, each timed (spawn → exit), 400 ms apart; 2 warm-up commits first. */
+/**
+ * `count` commits of a one-line change (+2 warm-up commits), each timed from spawn to exit. The
+ * change is written, then 500 ms pass (file watchers react to it) before the commit; 700 ms pass
+ * after it (the editor and Agent Note react to the new HEAD) before the next change.
+ */
 async function commitSeries(ws, home, count) {
   const env = gitEnv(home);
   const samples = [];
   for (let i = 0; i < count + 2; i++) {
     appendFileSync(join(ws, 'README.md'), `change ${i} ${Date.now()}\n`);
+    await sleep(500);
     const r = await spawnTimed('git', ['commit', '-q', '-a', '-m', `docs: note ${i}`], { cwd: ws, env });
     if (r.code !== 0) throw new Error(`git commit failed: ${r.stderr}`);
     if (i >= 2) samples.push(r.ms);
-    await sleep(400);
+    await sleep(700);
   }
   return samples;
 }

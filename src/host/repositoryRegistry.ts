@@ -7,7 +7,8 @@ import { RepositoryService } from './repositoryService';
 
 /** Open repositories → per-repository services (multi-root aware), released when a repository closes. */
 export class RepositoryRegistry implements vscode.Disposable {
-  private readonly services = new Map<Repository, RepositoryService>();
+  /** Keyed by root path (the git API's repository objects are per-access wrappers). */
+  private readonly services = new Map<string, RepositoryService>();
   private readonly disposables: vscode.Disposable[] = [];
   private readonly openEmitter = new vscode.EventEmitter<RepositoryService>();
   private readonly closeEmitter = new vscode.EventEmitter<RepositoryService>();
@@ -52,18 +53,18 @@ export class RepositoryRegistry implements vscode.Disposable {
   }
 
   private add(repo: Repository): void {
-    if (this.services.has(repo)) return;
+    if (this.services.has(repo.rootUri.fsPath)) return;
     const service = new RepositoryService(repo, this.makeLogger(`repo:${repo.rootUri.fsPath.split('/').pop()}`), this.git.gitPath, this.getConfig());
-    this.services.set(repo, service);
+    this.services.set(service.root, service);
     this.log.info(`repository opened: ${service.root} (HEAD ${service.headCommit?.slice(0, 7) ?? 'none'})`);
-    this.openEmitter.fire(service);
     void service.start();
+    this.openEmitter.fire(service);
   }
 
   private remove(repo: Repository): void {
-    const service = this.services.get(repo);
+    const service = this.services.get(repo.rootUri.fsPath);
     if (!service) return;
-    this.services.delete(repo);
+    this.services.delete(service.root);
     this.log.info(`repository closed: ${service.root}`);
     this.closeEmitter.fire(service);
     service.dispose();

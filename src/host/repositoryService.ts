@@ -121,7 +121,11 @@ export class RepositoryService implements vscode.Disposable {
     }
     this.recorder = recorder;
     this.disposables.push(
-      toDisposable(recorder.onDidRecord(() => this.notesChanged())),
+      toDisposable(
+        recorder.onDidRecord((e) => {
+          if (e.outcome.kind === 'written') this.notesChanged();
+        }),
+      ),
       toDisposable(recorder.sessions.onDidChange(() => this.sessionsEmitter.fire())),
     );
     this.tracker = new EditTracker(this, (t) => recorder.onTransition(t), this.log);
@@ -130,6 +134,7 @@ export class RepositoryService implements vscode.Disposable {
     await this.startTranscripts(recorder);
     this.tickTimer = setInterval(() => void recorder.tick().catch((e) => this.log.debug(`tick failed: ${String(e)}`)), 1000);
     void this.configureSharing();
+    this.sessionsEmitter.fire();
     this.log.info(`capture started in ${Date.now() - t0} ms (${this.watcher?.tailedFiles.length ?? 0} transcripts tailed)`);
   }
 
@@ -222,11 +227,37 @@ export class RepositoryService implements vscode.Disposable {
       const outcome = await recorder.recordCommit(move.current, amendedFrom ? { amendedFrom } : undefined);
       this.log.info(`commit ${move.current.slice(0, 7)}: ${outcome.kind}${'reason' in outcome ? ` (${outcome.reason})` : ''}`);
       if (outcome.kind === 'written') this.notesChanged();
+      // an agent that commits right after editing may be faster than its transcript flush: while a
+      // session is active, look again a little later (a human-only result consumed nothing)
+      if (outcome.kind === 'human-only' && this.hasActiveSession()) this.scheduleRetry(move.current, [3000, 10_000]);
       return outcome;
     } catch (e) {
       this.log.warn(`recording ${move.current.slice(0, 7)} failed: ${e instanceof Error ? e.message : String(e)}`);
       return undefined;
     }
+  }
+
+  private scheduleRetry(sha: string, delays: number[]): void {
+    const [delay, ...rest] = delays;
+    if (delay === undefined) return;
+    const timer = setTimeout(() => {
+      this.recording = this.recording.then(async () => {
+        const recorder = this.recorder;
+        if (!recorder || this.disposed || this.head !== sha) return;
+        await this.tracker?.settle();
+        await recorder.tick();
+        const outcome = await recorder.recordCommit(sha);
+        if (outcome.kind === 'written') {
+          this.log.info(`commit ${sha.slice(0, 7)}: written on a later look`);
+          this.notesChanged();
+        } else if (outcome.kind === 'human-only') this.scheduleRetry(sha, rest);
+      });
+    }, delay);
+    this.disposables.push(new vscode.Disposable(() => clearTimeout(timer)));
+  }
+
+  private hasActiveSession(): boolean {
+    return (this.recorder?.sessions.list() ?? []).some((x) => x.active);
   }
 
   /** `previous` was replaced by an amended `current` (same parents, previous not an ancestor). */

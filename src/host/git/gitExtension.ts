@@ -12,7 +12,8 @@ export class GitExtensionAdapter implements vscode.Disposable {
   private apiDisposables: vscode.Disposable[] = [];
   private readonly openEmitter = new vscode.EventEmitter<Repository>();
   private readonly closeEmitter = new vscode.EventEmitter<Repository>();
-  private readonly known = new Set<Repository>();
+  /** Keyed by root path: the git API hands out a new wrapper object on every access. */
+  private readonly known = new Map<string, Repository>();
   private api: API | undefined;
   private disposed = false;
 
@@ -30,7 +31,7 @@ export class GitExtensionAdapter implements vscode.Disposable {
   }
 
   get repositories(): readonly Repository[] {
-    return [...this.known];
+    return [...this.known.values()];
   }
 
   /** Starts listening. Resolves when the git extension is wired up (or found unavailable). */
@@ -57,7 +58,7 @@ export class GitExtensionAdapter implements vscode.Disposable {
     this.apiDisposables = [];
     if (!enabled) {
       this.log.info('git is disabled (git.enabled = false); Agent Note stays idle');
-      for (const repo of [...this.known]) this.close(repo);
+      for (const repo of [...this.known.values()]) this.close(repo);
       this.api = undefined;
       return;
     }
@@ -85,14 +86,18 @@ export class GitExtensionAdapter implements vscode.Disposable {
   }
 
   private open(repo: Repository): void {
-    if (this.known.has(repo) || this.disposed) return;
-    this.known.add(repo);
+    const key = repo.rootUri.fsPath;
+    if (this.known.has(key) || this.disposed) return;
+    this.known.set(key, repo);
     this.openEmitter.fire(repo);
   }
 
   private close(repo: Repository): void {
-    if (!this.known.delete(repo)) return;
-    this.closeEmitter.fire(repo);
+    const key = repo.rootUri.fsPath;
+    const known = this.known.get(key);
+    if (!known) return;
+    this.known.delete(key);
+    this.closeEmitter.fire(known);
   }
 
   dispose(): void {

@@ -92,7 +92,7 @@ export interface RepositoryRecorderOptions {
    * otherwise turn all its history into unconsumed edits. Default 30 minutes.
    */
   maxClaimAgeMs?: number;
-  /** A pair captured more than this (ms) after a commit's committer time cannot be in it. Default 5 s. */
+  /** A pair captured more than this (ms) after a commit's committer time cannot be in it. Default 2 s. */
   commitTimeSkewMs?: number;
 }
 
@@ -108,6 +108,8 @@ interface LiveSession {
   started: boolean;
   /** Newest record time seen (the journal heartbeat; recordPrompt writes "now", we restore this). */
   heartbeat: number;
+  /** events.jsonl already names the session's model. */
+  modelJournaled?: boolean;
 }
 
 interface BatchContext {
@@ -205,7 +207,7 @@ export class RepositoryRecorder {
     this.redact = opts.redact;
     this.ttlMs = Math.max(1, opts.journalRetentionDays ?? 14) * dayMs;
     this.maxClaimAgeMs = opts.maxClaimAgeMs ?? 30 * 60_000;
-    this.commitTimeSkewMs = opts.commitTimeSkewMs ?? 5_000;
+    this.commitTimeSkewMs = opts.commitTimeSkewMs ?? 2_000;
     this.counters = counters;
     this.sessions = new SessionModel({ clock: this.clock });
     this.capture = new EditCapture(opts.capture);
@@ -432,13 +434,14 @@ export class RepositoryRecorder {
       for (const a of activity) {
         if (a.turn !== turn) continue;
         const timestamp = new Date(a.time).toISOString();
-        if (a.kind === 'tool') this.sessions.apply({ ...base, kind: 'tool', tool: a.tool, timestamp });
+        // edits outside the repository were journaled without a path: they only count as tool use
+        if (a.kind === 'tool' || !a.file) this.sessions.apply({ ...base, kind: 'tool', tool: a.tool, timestamp });
         else
           this.sessions.apply({
             ...base,
             kind: 'edit',
             tool: a.tool,
-            file: a.file ? path.join(this.root, ...a.file.split('/')) : '',
+            file: path.join(this.root, ...a.file.split('/')),
             timestamp,
             ...(a.failed ? { failed: true } : {}),
           });
@@ -486,16 +489,27 @@ export class RepositoryRecorder {
       t.maxTime = Math.max(t.maxTime, time);
       ctx.touched.set(live, t);
     }
+    if (live && !live.modelJournaled && 'model' in event && typeof event.model === 'string' && event.model && event.model !== '<synthetic>') {
+      // Claude's model only appears on assistant records, after the session and its first prompt
+      // were journaled without one: name it once with a session_start line, which is where the
+      // CLI (and our note builder) look for the model first.
+      live.modelJournaled = true;
+      const known = (await live.js.readEvents()).entries.some((e) => 'model' in e && typeof e.model === 'string' && e.model);
+      if (!known) {
+        await live.js.appendEvent({ event: 'session_start', session_id: live.id, timestamp: new Date(this.clock.now()).toISOString(), agent: live.agent, model: event.model });
+      }
+    }
     switch (event.kind) {
       case 'prompt': {
         if (!live) {
           this.sessions.apply(event, source);
           return;
         }
-        let journalTurn = await live.js.readTurn();
+        const elsewhere = (await readPromptExt(live.js)).find((r) => r.key === key);
+        let journalTurn = elsewhere ? elsewhere.turn - 1 : await live.js.readTurn();
         const before = this.sessions.get(event.agent, event.sessionId);
         const modelTurn = lastTurn(before)?.index ?? 0;
-        if (modelTurn > journalTurn) {
+        if (modelTurn > journalTurn && !elsewhere) {
           // the journal lost turns the model still has (session directory removed): catch up
           await live.js.writeTurn(modelTurn);
           journalTurn = modelTurn;
@@ -508,6 +522,12 @@ export class RepositoryRecorder {
         const now = lastTurn(this.sessions.get(event.agent, event.sessionId));
         if (!now || now === last || now.index <= 0) {
           this.counters.inc('recorder.promptUpserts');
+          return;
+        }
+        if (elsewhere) {
+          // another recorder (a second editor window on this repository) journaled this prompt
+          live.promptIds.set(elsewhere.turn, elsewhere.promptId);
+          this.counters.inc('recorder.promptsJournaledElsewhere');
           return;
         }
         const r = await live.js.recordPrompt({
@@ -907,9 +927,12 @@ export class RepositoryRecorder {
         snapshots.push(await readSessionSnapshot(js, { exclude: exclude.get(id) ?? [] }));
       }
       const latest = info.time + this.commitTimeSkewMs;
+      // An edit that started from exactly the committed content of its file was made after this
+      // commit (it belongs to a later one): never let this commit use, and consume, it.
+      const committed = new Map((await diffs.commitBlobs(full)).map((e) => [e.path, e.committedBlob]));
       const inCommit = new Map<SessionSnapshot, JournalPair[]>();
       for (const s of snapshots) {
-        const pairs = s.pairs.filter((p) => fileSet.has(p.file) && p.time <= latest);
+        const pairs = s.pairs.filter((p) => fileSet.has(p.file) && p.time <= latest && !(p.preBlob !== undefined && p.preBlob === committed.get(p.file) && p.postBlob !== p.preBlob));
         if (pairs.length > 0) inCommit.set(s, pairs);
       }
       if (inCommit.size === 0) return old?.hasNote ? await this.copyNote(old.sha, full, old.log) : { kind: 'human-only' };

@@ -98,6 +98,7 @@ export interface SessionSnapshot {
   transcriptPath?: string;
 }
 
+/** Our files in a session's `ext/` directory (the CLI never reads them). */
 export const extFiles = { pairs: 'pairs.jsonl', activity: 'activity.jsonl', prompts: 'prompts.jsonl' } as const;
 
 /** Reads one session directory (see the module comment). `exclude` lines are treated as never written (amend). */
@@ -302,15 +303,17 @@ async function readExt<T>(session: JournalSession, name: string, schema: z.ZodTy
   return out;
 }
 
-/** Reads our `ext/` records of a session (invalid lines skipped). */
+/** Our pair records of a session (`ext/pairs.jsonl`; invalid lines skipped). */
 export function readPairExt(session: JournalSession): Promise<PairExtRecord[]> {
   return readExt(session, extFiles.pairs, pairExtSchema);
 }
 
+/** Our activity records of a session (`ext/activity.jsonl`; invalid lines skipped). */
 export function readActivity(session: JournalSession): Promise<ActivityRecord[]> {
   return readExt(session, extFiles.activity, activitySchema);
 }
 
+/** Our prompt records of a session (`ext/prompts.jsonl`; invalid lines skipped). */
 export function readPromptExt(session: JournalSession): Promise<PromptExtRecord[]> {
   return readExt(session, extFiles.prompts, promptExtSchema);
 }

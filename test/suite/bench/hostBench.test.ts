@@ -17,6 +17,8 @@ import * as vscode from 'vscode';
 
 interface BenchPlan {
   mode: 'enabled' | 'disabled';
+  /** Which steps run: activation, memory, hover, typing, commits (a light round skips the last two). */
+  steps: string[];
   outFile: string;
   syncDir: string;
   /** Repo-relative path of the big file. */
@@ -152,6 +154,7 @@ async function api(): Promise<ApiLike | undefined> {
 
   it('activation and start-up', async () => {
     const p = plan!;
+    // always runs: the other steps need the extension started
     const ext = vscode.extensions.getExtension(extensionId);
     results.extensionLoaded = ext !== undefined;
     if (p.mode === 'enabled') {
@@ -178,14 +181,16 @@ async function api(): Promise<ApiLike | undefined> {
     save();
   });
 
-  it('extension host memory with all transcripts tailed', async () => {
+  it('extension host memory with all transcripts tailed', async function () {
+    if (!plan!.steps.includes('memory')) this.skip();
     results.settle = await settleCpu(plan!.settle);
     results.memorySettled = await memory();
     save();
   });
 
-  it('hover through executeHoverProvider', async () => {
+  it('hover through executeHoverProvider', async function () {
     const p = plan!;
+    if (!p.steps.includes('hover')) this.skip();
     const uri = vscode.Uri.file(path.join(root(), p.file));
     const doc = await vscode.workspace.openTextDocument(uri);
     await vscode.window.showTextDocument(doc);
@@ -223,8 +228,9 @@ async function api(): Promise<ApiLike | undefined> {
     save();
   });
 
-  it('typing in the big file', async () => {
+  it('typing in the big file', async function () {
     const p = plan!;
+    if (!p.steps.includes('typing')) this.skip();
     const a = p.mode === 'enabled' ? await api() : undefined;
     const uri = vscode.Uri.file(path.join(root(), p.file));
     const doc = await vscode.workspace.openTextDocument(uri);
@@ -269,8 +275,9 @@ async function api(): Promise<ApiLike | undefined> {
     save();
   });
 
-  it('commits made from a terminal while the extension runs', async () => {
+  it('commits made from a terminal while the extension runs', async function () {
     const p = plan!;
+    if (!p.steps.includes('commits')) this.skip();
     const a = p.mode === 'enabled' ? await api() : undefined;
     await settleCpu({ ...p.settle, minMs: 1000, maxMs: 30_000 });
     const before = a?.benchStats?.();

@@ -4,6 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SessionJournal } from '../../../src/node/journal/sessionJournal';
+import { RepositoryRecorder } from '../../../src/node/recorder/repositoryRecorder';
 import { useIsolatedGitEnv } from '../../helpers/tempRepo';
 import { Harness, T0 } from './recorderHarness';
 
@@ -70,6 +71,29 @@ describe('RepositoryRecorder: pipeline details', function () {
     assert.deepEqual(turns()?.at(-1), [6, 'four']);
     assert.equal(h.journalFile(GEMINI_SID, 'turn'), '6');
     assert.equal(h.recorder.counters.get('recorder.turnMismatch'), 0);
+  });
+
+  it('two recorders on one repository (two editor windows) journal each prompt once', async () => {
+    h = await Harness.create({});
+    const other = await RepositoryRecorder.open(h.options());
+    try {
+      const s = h.session('claude', SID, 'claude-opus-4-6');
+      await s.start();
+      await s.prompt('one');
+      await s.prompt('two');
+      await other.onAgentEvents(s.sent);
+      await s.prompt('three');
+      await other.onAgentEvents(s.sent.slice(-1));
+      assert.deepEqual(h.journalLines(SID, 'prompts*').map((p) => [p.turn, p.prompt]), [
+        [1, 'one'],
+        [2, 'two'],
+        [3, 'three'],
+      ]);
+      for (const r of [h.recorder, other]) assert.deepEqual(r.sessions.get('claude', SID)?.turns.map((t) => t.index), [1, 2, 3]);
+      assert.equal(other.counters.get('recorder.promptsJournaledElsewhere'), 3);
+    } finally {
+      await other.dispose();
+    }
   });
 
   it('a tailer resuming mid-transcript of a session the journal does not know numbers the next prompt after the prior turns', async () => {
@@ -139,6 +163,9 @@ describe('RepositoryRecorder: pipeline details', function () {
     assert.equal(h.journalFile(SID, 'changes.jsonl'), undefined);
     // both still belong to the session (timeline, tools)
     assert.deepEqual(h.recorder.sessions.get('claude', SID)?.turns[0].files, ['/somewhere/else/b.ts', h.repo.path('a.ts')]);
+    await h.reopen();
+    const turn = h.recorder.sessions.get('claude', SID)?.turns[0];
+    assert.deepEqual([turn?.files, turn?.tools], [[h.repo.path('a.ts')], ['Write']]);
   });
 
   it('record-only fallback: a Write nobody saw change (settled before the commit) is paired from the record, new file ⇒ empty pre-blob', async () => {
@@ -316,6 +343,35 @@ describe('RepositoryRecorder: pipeline details', function () {
     assert.deepEqual(await h.recorder.uncommittedAi('other.ts', 'x\n'), []);
     // a new text of the same file is recomputed: the human rewrote line 2
     assert.deepEqual(await h.recorder.uncommittedAi('a.ts', 'a\nB\nc\n'), [expected[1]]);
+  });
+
+  it('a commit recorded before the agent record arrived is human-only and consumes nothing; recording again later writes the note', async () => {
+    h = await Harness.create({ 'a.ts': 'a\n' });
+    const s = h.session('claude', SID, 'claude-opus-4-6');
+    await s.start();
+    await s.prompt('Add b and commit');
+    await h.change('a.ts', 'a\nb\n', 'disk');
+    h.advance(500);
+    const sha = await h.commitAll('feat: b');
+    assert.deepEqual(await h.recorder.recordCommit(sha), { kind: 'human-only' });
+    h.advance(1500);
+    await s.edit('a.ts', { tool: 'Edit', toolUseId: 't1', oldString: 'a\n', newString: 'a\nb\n', originalContent: 'a\n' });
+    assert.equal((await h.recorder.recordCommit(sha)).kind, 'written');
+    assert.deepEqual((await h.note(sha)).attribution, { ai_ratio: 100, method: 'line', lines: { ai_added: 1, total_added: 1, deleted: 0 } });
+  });
+
+  it('after dispose: events, transitions and ticks are ignored, recordCommit reports a failure', async () => {
+    h = await Harness.create({ 'a.ts': 'a\n' });
+    const r = h.recorder;
+    await r.dispose();
+    await r.onAgentEvents([{ event: { kind: 'prompt', agent: 'claude', sessionId: SID, text: 'x' }, key: '/t:0:0' }]);
+    r.onTransition({ id: 'x', file: 'a.ts', time: T0, before: 'a', after: 'b', source: 'typing' });
+    await r.tick();
+    await r.settle();
+    assert.deepEqual(await r.uncommittedAi('a.ts', 'b'), []);
+    assert.deepEqual(await r.recordCommit('HEAD'), { kind: 'failed', reason: 'recorder disposed' });
+    assert.equal(fs.existsSync(path.join(h.repo.dir, '.git', 'agentnote', 'sessions')), false);
+    await h.reopen();
   });
 
   it('never throws from recordCommit: an unknown revision is a failure with a reason', async () => {

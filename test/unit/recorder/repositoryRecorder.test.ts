@@ -299,13 +299,12 @@ describe('RepositoryRecorder: a note on every commit', function () {
     assert.equal((await h.recorder.recordCommit(sha)).kind, 'written');
     const note = await h.note(sha);
     assert.deepEqual(note.attribution, { ai_ratio: 100, method: 'line', lines: { ai_added: 1, total_added: 1, deleted: 0 } });
-    assert.deepEqual(note.interactions.map(brief)[0], {
-      prompt: 'Write the parser in parse.ts',
-      response: 'Wrote parse.ts.',
-      files_touched: ['parse.ts'],
-      tools: ['Write'],
-      source: 'primary',
-    });
+    // the previous turn is the primary interaction; the new prompt is the window's tail (boundary row)
+    assert.deepEqual(note.interactions.map(brief), [
+      { prompt: 'Write the parser in parse.ts', response: 'Wrote parse.ts.', files_touched: ['parse.ts'], tools: ['Write'], source: 'primary' },
+      { prompt: 'thanks', response: null, source: 'tail' },
+    ]);
+    assert.deepEqual(note.files, [{ path: 'parse.ts', by_ai: true, ai_ranges: [{ start: 1, end: 1, interaction: 0 }] }]);
     // the journal had rotated: the pair lives in the turn-1 archive, the current turn is 2
     assert.equal(h.journalFile(CLAUDE_SID, 'turn'), '2');
     assert.equal(h.journalFile(CLAUDE_SID, 'changes.jsonl'), undefined);
