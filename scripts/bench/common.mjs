@@ -55,6 +55,20 @@ export function summarize(samples) {
   return { n: s.length, median, p95: rank(95), min: s[0], max: s[s.length - 1], mean: s.reduce((a, b) => a + b, 0) / s.length };
 }
 
+/**
+ * 95 % bootstrap interval of median(a) ÷ median(b) (resampling both, fixed seed): how much of a
+ * ratio is noise.
+ */
+export function ratioInterval(a, b, iterations = 2000, seed = 17) {
+  if (!a.length || !b.length) return undefined;
+  const r = rng(seed);
+  const resampledMedian = (xs) => summarize(Array.from({ length: xs.length }, () => xs[Math.floor(r.next() * xs.length)])).median;
+  const ratios = [];
+  for (let i = 0; i < iterations; i++) ratios.push(resampledMedian(a) / resampledMedian(b));
+  ratios.sort((x, y) => x - y);
+  return [ratios[Math.floor(iterations * 0.025)], ratios[Math.ceil(iterations * 0.975) - 1]];
+}
+
 export const now = () => performance.now();
 
 /** Environment that keeps git away from the machine's global/system configuration. */

@@ -4,7 +4,8 @@
 // editor-side work. "enabled" loads Agent Note from this checkout; "disabled" loads a stub
 // extension instead, so Agent Note is not in the host at all. This file is the `bench` scenario:
 // it is not part of the scenarios npm test runs.
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, appendFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SETTINGS, isolatedEnv, launchChromium, startCodeServer } from '../harness.mjs';
 import { ROOT, gitEnv, gitSync, log, spawnTimed } from './common.mjs';
@@ -155,9 +156,11 @@ export async function runHostConfig(mode, ctx) {
   // fresh workspace copy at the same path (the transcripts' cwd), fresh user data (offsets etc.)
   rmSync(ctx.wsPath, { recursive: true, force: true });
   cpSync(ctx.pristine, ctx.wsPath, { recursive: true });
-  const home = join(ctx.base, 'home');
+  // HOME = <envBase>/home: the bench HOME with the transcripts, or an empty one (activation runs)
+  const envBase = ctx.envBase ?? ctx.base;
+  const home = join(envBase, 'home');
   gitSync(ctx.wsPath, home, ['update-index', '-q', '--refresh']);
-  const env = { ...isolatedEnv(ctx.base), EXTENSIONS_GALLERY: '{}' };
+  const env = { ...isolatedEnv(envBase), EXTENSIONS_GALLERY: '{}' };
   const userDataDir = join(runDir, 'user-data');
   const extensionsDir = join(runDir, 'extensions');
   mkdirSync(join(userDataDir, 'User'), { recursive: true });
@@ -173,8 +176,8 @@ export async function runHostConfig(mode, ctx) {
     file: ctx.file,
     hoverLines: ctx.hoverLines,
     hoverRounds: ctx.hoverRounds ?? 10,
-    typing: { chars: 200, intervalMs: 40, line: 2500, afterMs: 1000 },
-    settle: { maxMs: 120_000, minMs: 3000, quietPercent: 5, windowMs: 500, windows: 4 },
+    typing: { chars: 200, intervalMs: 40, line: 2500, afterMs: 1000, maxMs: 45_000 },
+    settle: { maxMs: 100_000, minMs: 3000, quietPercent: 5, windowMs: 500, windows: 4 },
     driverTimeoutMs: 180_000,
   };
   writeFileSync(planFile, JSON.stringify(plan, null, 2));
@@ -205,17 +208,27 @@ export async function runHostConfig(mode, ctx) {
     page.on('console', (m) => process.env.VSH_VERBOSE && console.log(`[browser:${m.type()}] ${m.text()}`));
     await page.goto(`${cs.url}/?folder=${encodeURIComponent(ctx.wsPath)}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
     const marker = (name) => join(syncDir, `${name}.json`);
-    const answer = (name, data = {}) => writeFileSync(join(syncDir, `${name}.done.json`), JSON.stringify({ at: Date.now(), ...data }));
+    const answer = (name, data = {}) => {
+      const f = join(syncDir, `${name}.done.json`);
+      writeFileSync(`${f}.tmp`, JSON.stringify({ at: Date.now(), ...data }));
+      renameSync(`${f}.tmp`, f);
+    };
     const handled = new Set();
     let watcher;
-    const deadline = Date.now() + 420_000;
+    const limitMs = ctx.timeoutMs ?? 400_000;
+    const deadline = Date.now() + limitMs;
     const serve = (async () => {
       for (;;) {
         if (exit !== undefined || Date.now() > deadline) return;
         for (const name of ['typing-begin', 'typing-end', 'typing-after', 'commits']) {
           if (handled.has(name) || !existsSync(marker(name))) continue;
+          let m;
+          try {
+            m = JSON.parse(readFileSync(marker(name), 'utf8'));
+          } catch {
+            continue; // being written: next round
+          }
           handled.add(name);
-          const m = JSON.parse(readFileSync(marker(name), 'utf8'));
           if (name === 'typing-begin') {
             watcher = processWatcher(m.pid);
             watcher.start('during');
@@ -228,14 +241,22 @@ export async function runHostConfig(mode, ctx) {
             driver.processes = { during: watcher?.count('during'), after: watcher?.count('after') };
             answer(name);
           } else {
-            driver.commits = await commitSeries(ctx.wsPath, home, ctx.commits ?? 20);
-            answer(name, { samples: driver.commits.length });
+            const ref = join(runDir, 'reference-repo');
+            cpSync(ctx.pristine, ref, { recursive: true });
+            watcher = processWatcher(m.pid);
+            watcher.start('commits');
+            const c = await commitSeries(ctx.wsPath, ref, home, ctx.commits ?? 20);
+            watcher.stop();
+            driver.commits = c.ws;
+            driver.referenceCommits = c.ref;
+            driver.processes.commits = watcher.count('commits');
+            answer(name, { samples: c.ws.length });
           }
         }
         await sleep(20);
       }
     })();
-    const timer = new Promise((r) => setTimeout(() => r('timeout'), 420_000));
+    const timer = new Promise((r) => setTimeout(() => r('timeout'), limitMs));
     exit = await Promise.race([done, timer]);
     await serve;
   } finally {
@@ -246,32 +267,57 @@ export async function runHostConfig(mode, ctx) {
   const host = existsSync(outFile) ? JSON.parse(readFileSync(outFile, 'utf8')) : undefined;
   const mocha = existsSync(join(runDir, 'results.json')) ? JSON.parse(readFileSync(join(runDir, 'results.json'), 'utf8')) : undefined;
   const failed = (mocha?.tests ?? []).filter((t) => t.state === 'failed');
+  let keptLogs;
   if (exit !== 0 || !host || failed.length) {
-    log(`[host ${mode}] suite exit ${exit}; ${failed.map((t) => `${t.title}: ${String(t.error).split('\n')[0]}`).join('; ') || 'no results'} (kept ${runDir})`);
+    keptLogs = keepLogs(runDir, mode);
+    log(`[host ${mode}] suite exit ${exit}; ${failed.map((t) => `${t.title}: ${String(t.error).split('\n')[0]}`).join('; ') || (host ? 'partial results' : 'no results')}; logs kept in ${keptLogs}`);
   }
-  return { mode, exit, wallMs, host, driver, failed: failed.map((t) => ({ title: t.title, error: String(t.error).split('\n').slice(0, 3).join(' ') })), activationLogMs: mode === 'enabled' ? activationFromLogs(userDataDir) : undefined, runDir };
+  return { mode, exit, wallMs, host, driver, failed: failed.map((t) => ({ title: t.title, error: String(t.error).split('\n').slice(0, 3).join(' ') })), activationLogMs: mode === 'enabled' ? activationFromLogs(userDataDir) : undefined, runDir, keptLogs };
 }
 
 /**
- * `count` commits of a one-line change (+2 warm-up commits), each timed from spawn to exit. The
- * change is written, then 500 ms pass (file watchers react to it) before the commit; 700 ms pass
- * after it (the editor and Agent Note react to the new HEAD) before the next change.
+ * `count` commits of a one-line change to README.md (+2 warm-up commits), each timed from spawn to
+ * exit. Before each workspace commit the same commit is made in a reference copy of the repository
+ * that no editor watches: its time tracks how fast the machine is at that moment, so ws ÷ ref
+ * cancels drift between runs (other load on the machine). The change is written, then 500 ms pass
+ * (file watchers react to it) before the commits; 700 ms pass after them (the editor and Agent
+ * Note react to the new HEAD) before the next change.
  */
-async function commitSeries(ws, home, count) {
+async function commitSeries(ws, ref, home, count) {
   const env = gitEnv(home);
-  const samples = [];
+  const out = { ws: [], ref: [] };
+  const commit = async (dir, i) => {
+    appendFileSync(join(dir, 'README.md'), `change ${i}\n`);
+    const r = await spawnTimed('git', ['commit', '-q', '-a', '-m', `docs: note ${i}`], { cwd: dir, env });
+    if (r.code !== 0) throw new Error(`git commit failed: ${r.stderr}`);
+    return r.ms;
+  };
   for (let i = 0; i < count + 2; i++) {
     appendFileSync(join(ws, 'README.md'), `change ${i} ${Date.now()}\n`);
     await sleep(500);
+    const refMs = await commit(ref, i);
     const r = await spawnTimed('git', ['commit', '-q', '-a', '-m', `docs: note ${i}`], { cwd: ws, env });
     if (r.code !== 0) throw new Error(`git commit failed: ${r.stderr}`);
-    if (i >= 2) samples.push(r.ms);
+    if (i >= 2) {
+      out.ws.push(r.ms);
+      out.ref.push(refMs);
+    }
     await sleep(700);
   }
-  return samples;
+  return out;
 }
 
-/** Removes a host run's files unless it failed (kept for inspection). */
+/** Copies a failed run's logs and results (not its workspace or caches) to a kept temp dir. */
+function keepLogs(runDir, mode) {
+  const dest = mkdtempSync(join(tmpdir(), `agentnote-bench-failed-${mode}-`));
+  for (const name of ['code-server.log', 'bench.json', 'results.json', 'plan.json', 'sync']) {
+    if (existsSync(join(runDir, name))) cpSync(join(runDir, name), join(dest, name), { recursive: true });
+  }
+  if (existsSync(join(runDir, 'user-data', 'logs'))) cpSync(join(runDir, 'user-data', 'logs'), join(dest, 'logs'), { recursive: true });
+  return dest;
+}
+
+/** Removes a host run's files (the bench's temp dir goes at the end anyway; this frees disk early). */
 export function cleanupRun(r) {
-  if (r.exit === 0 && !r.failed.length && !process.env.VSH_KEEP) rmSync(r.runDir, { recursive: true, force: true });
+  if (!process.env.VSH_KEEP) rmSync(r.runDir, { recursive: true, force: true });
 }

@@ -108,15 +108,30 @@ class JsonlWriter {
 
 const iso = (ms) => new Date(ms).toISOString();
 
+/**
+ * Record times spread evenly (with jitter) from startMs to endMs for a file of `bytes` with about
+ * `bytesPerTick` bytes per timestamped record; never later than endMs (no future timestamps).
+ */
+function sessionClock(r, startMs, endMs, bytes, bytesPerTick) {
+  const step = (endMs - startMs) / Math.max(1, bytes / bytesPerTick);
+  let ms = startMs;
+  return {
+    next: (scale = 1) => (ms = Math.min(endMs, ms + step * scale * (0.5 + r.next()))),
+    get now() {
+      return ms;
+    },
+  };
+}
+
 // ── Claude Code ────────────────────────────────────────────────────────────────────────────────
 
-function writeClaude(file, bytes, { cwd, sessionId, r, startMs, files }) {
+function writeClaude(file, bytes, { cwd, sessionId, r, startMs, endMs, files }) {
   const w = new JsonlWriter(file);
   const t = makeText(r);
-  let ms = startMs;
+  const clock = sessionClock(r, startMs, endMs, bytes, 7000);
   let parent = null;
   let n = 0;
-  const base = () => ({ sessionId, timestamp: iso((ms += r.int(200, 4000))), cwd, gitBranch: 'main', version: '2.1.260', userType: 'external', entrypoint: 'cli', isSidechain: false });
+  const base = () => ({ sessionId, timestamp: iso(clock.next()), cwd, gitBranch: 'main', version: '2.1.260', userType: 'external', entrypoint: 'cli', isSidechain: false });
   const rec = (type, extra) => {
     const uuid = `${sessionId.slice(0, 8)}-${(n++).toString(16).padStart(8, '0')}`;
     const o = { type, uuid, parentUuid: parent, ...base(), ...extra };
@@ -155,7 +170,7 @@ function writeClaude(file, bytes, { cwd, sessionId, r, startMs, files }) {
           message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: `The file ${abs} has been updated.` }] },
           toolUseResult: { filePath: abs, oldString, newString, originalFile: original, structuredPatch: [{ oldStart: start, oldLines: oldString.split('\n').length - 1, newStart: start, newLines: newString.split('\n').length - 1, lines: patchLines }], userModified: false, replaceAll: false },
         });
-        w.line({ type: 'file-history-snapshot', messageId: parent, isSnapshotUpdate: true, snapshot: { messageId: parent, timestamp: iso(ms), trackedFileBackups: { [abs]: { backupFileName: `${r.hex(16)}@v${turn}`, version: turn, backupTime: iso(ms) } } } });
+        w.line({ type: 'file-history-snapshot', messageId: parent, isSnapshotUpdate: true, snapshot: { messageId: parent, timestamp: iso(clock.now), trackedFileBackups: { [abs]: { backupFileName: `${r.hex(16)}@v${turn}`, version: turn, backupTime: iso(clock.now) } } } });
       } else {
         const out = t.output(r.int(5, 150));
         assistant(msg, [{ type: 'tool_use', id, name: 'Bash', input: { command: 'npm test -- --reporter dot', description: 'Run the tests' } }]);
@@ -170,12 +185,12 @@ function writeClaude(file, bytes, { cwd, sessionId, r, startMs, files }) {
 
 // ── Codex CLI ──────────────────────────────────────────────────────────────────────────────────
 
-function writeCodex(file, bytes, { cwd, sessionId, r, startMs, files }) {
+function writeCodex(file, bytes, { cwd, sessionId, r, startMs, endMs, files }) {
   const w = new JsonlWriter(file);
   const t = makeText(r);
-  let ms = startMs;
-  const line = (type, payload) => w.line({ timestamp: iso((ms += r.int(50, 3000))), type, payload });
-  line('session_meta', { id: sessionId, session_id: sessionId, timestamp: iso(ms), cwd, originator: 'codex-tui', cli_version: '0.150.0', source: 'cli', model_provider: 'openai', base_instructions: { text: t.prose(20) }, git: { commit_hash: r.hex(40), branch: 'main' } });
+  const clock = sessionClock(r, startMs, endMs, bytes, 1250);
+  const line = (type, payload) => w.line({ timestamp: iso(clock.next()), type, payload });
+  line('session_meta', { id: sessionId, session_id: sessionId, timestamp: iso(startMs), cwd, originator: 'codex-tui', cli_version: '0.150.0', source: 'cli', model_provider: 'openai', base_instructions: { text: t.prose(20) }, git: { commit_hash: r.hex(40), branch: 'main' } });
   let turn = 0;
   while (w.size < bytes) {
     turn++;
@@ -237,16 +252,16 @@ function writeCursor(file, bytes, { cwd, r, files }) {
 
 // ── Gemini CLI (JSONL with upserts) ────────────────────────────────────────────────────────────
 
-function writeGemini(file, bytes, { cwd, sessionId, r, startMs, files, projectHash }) {
+function writeGemini(file, bytes, { cwd, sessionId, r, startMs, endMs, files, projectHash }) {
   const w = new JsonlWriter(file);
   const t = makeText(r);
-  let ms = startMs;
-  w.line({ sessionId, projectHash, startTime: iso(ms), lastUpdated: iso(ms), kind: 'main' });
+  const clock = sessionClock(r, startMs, endMs, bytes, 12000);
+  w.line({ sessionId, projectHash, startTime: iso(startMs), lastUpdated: iso(startMs), kind: 'main' });
   let m = 0;
   let turn = 0;
   while (w.size < bytes) {
     turn++;
-    w.line({ id: `u${++m}`, timestamp: iso((ms += r.int(1000, 60000))), type: 'user', content: [{ text: `${r.pick(PROMPTS)} (turn ${turn})` }] });
+    w.line({ id: `u${++m}`, timestamp: iso(clock.next(3)), type: 'user', content: [{ text: `${r.pick(PROMPTS)} (turn ${turn})` }] });
     for (let step = r.int(1, 4); step > 0; step--) {
       const id = `g${++m}`;
       const abs = `${cwd}/${r.pick(files)}`;
@@ -254,7 +269,7 @@ function writeGemini(file, bytes, { cwd, sessionId, r, startMs, files, projectHa
       const oldString = t.code(r.int(2, 12));
       const newString = t.code(r.int(2, 16));
       const args = { file_path: abs, old_string: oldString, new_string: newString, expected_replacements: 1 };
-      const ts = iso((ms += r.int(500, 5000)));
+      const ts = iso(clock.next());
       const content = t.prose(r.int(1, 3));
       w.line({ id, timestamp: ts, type: 'gemini', content, model: 'gemini-3-pro', toolCalls: [{ id: callId, name: 'replace', args, status: 'scheduled', timestamp: ts }] });
       const original = t.code(r.int(100, 700));
@@ -279,8 +294,8 @@ function writeGemini(file, bytes, { cwd, sessionId, r, startMs, files, projectHa
         ],
       });
     }
-    w.line({ id: `g${++m}`, timestamp: iso((ms += 800)), type: 'gemini', content: t.prose(r.int(2, 5)), model: 'gemini-3-pro' });
-    w.line({ $set: { lastUpdated: iso(ms) } });
+    w.line({ id: `g${++m}`, timestamp: iso(clock.next(0.3)), type: 'gemini', content: t.prose(r.int(2, 5)), model: 'gemini-3-pro' });
+    w.line({ $set: { lastUpdated: iso(clock.now) } });
   }
   w.close();
   return { file, bytes: w.size, turns: turn };
@@ -318,10 +333,13 @@ export function writeTranscripts({ home, cwd, files, plan = defaultPlan, seed = 
   for (const agent of ['claude', 'codex', 'cursor', 'gemini']) {
     plan[agent].forEach((bytes, i) => {
       const sessionId = r.uuid();
-      // sessions started 1..5 days ago; the first Claude session is the live one
-      const age = agent === 'claude' && i === 0 ? 0 : 3600_000 * (6 + i * 20 + r.int(0, 5));
-      const startMs = nowMs - age - 3600_000 * 8;
-      const ctx = { cwd, sessionId, r, startMs, files, projectHash };
+      // the first Claude session is the live one (8 h, last record a minute ago); the others ended
+      // 6 h to 4 days ago and lasted 3 h. No record is newer than its file's mtime.
+      const live = agent === 'claude' && i === 0;
+      const age = live ? 60_000 : 3600_000 * (6 + i * 20 + r.int(0, 5));
+      const endMs = nowMs - age;
+      const startMs = endMs - 3600_000 * (live ? 8 : 3);
+      const ctx = { cwd, sessionId, r, startMs, endMs, files, projectHash };
       let file;
       let res;
       if (agent === 'claude') {
@@ -343,7 +361,7 @@ export function writeTranscripts({ home, cwd, files, plan = defaultPlan, seed = 
         file = join(geminiProject, 'chats', `session-${s.y}-${s.mo}-${s.d}T${s.h}-${s.mi}-${sessionId.slice(0, 8)}.jsonl`);
         res = writeGemini(file, bytes, ctx);
       }
-      const mtime = new Date(nowMs - age);
+      const mtime = new Date(endMs);
       utimesSync(file, mtime, mtime);
       out.push({ agent, sessionId, ...res });
     });

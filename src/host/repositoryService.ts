@@ -155,7 +155,7 @@ export class RepositoryService implements vscode.Disposable {
       toDisposable(
         watcher.onEvents((batch) => {
           void recorder
-            .onAgentEvents(batch.map((e) => ({ event: e.event, key: e.key, transcriptPath: e.source.filePath })))
+            .onAgentEvents(batch.map((e) => ({ event: e.event, key: e.key, transcriptPath: e.source.filePath, fileTimeMs: e.source.fileTimeMs })))
             .catch((e) => this.log.warn(`transcript events failed: ${String(e)}`));
         }),
       ),

@@ -35,7 +35,7 @@ export async function createDemoRepository(opts: { base: string; home: string; l
   const redactor = createRedactor();
   const recorder = await RepositoryRecorder.open({ root, git: runner, log: nullLogger, redact: (t) => redactor.redact(t) });
   const watcher = new TranscriptWatcher({ repo: { root }, discovery: { homeDir: opts.home, env: {} }, rescanIntervalMs: 0, useFsWatch: false, pollIntervalMs: 100 });
-  watcher.onEvents((batch) => void recorder.onAgentEvents(batch.map((e) => ({ event: e.event, key: e.key, transcriptPath: e.source.filePath }))));
+  watcher.onEvents((batch) => void recorder.onAgentEvents(batch.map((e) => ({ event: e.event, key: e.key, transcriptPath: e.source.filePath, fileTimeMs: e.source.fileTimeMs }))));
   await watcher.start();
 
   const known = new Map<string, string>();

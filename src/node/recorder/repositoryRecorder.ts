@@ -240,7 +240,7 @@ export class RepositoryRecorder {
   }
 
   /** A batch of transcript events (in transcript order) from the tailer. */
-  onAgentEvents(batch: readonly { event: AgentEvent; key: string; transcriptPath?: string }[]): Promise<void> {
+  onAgentEvents(batch: readonly { event: AgentEvent; key: string; transcriptPath?: string; fileTimeMs?: number }[]): Promise<void> {
     if (batch.length === 0 || this.disposed) return Promise.resolve();
     return this.enqueue(() => this.applyBatch(batch));
   }
@@ -460,7 +460,7 @@ export class RepositoryRecorder {
 
   // ── transcript events ──
 
-  private async applyBatch(batch: readonly { event: AgentEvent; key: string; transcriptPath?: string }[]): Promise<void> {
+  private async applyBatch(batch: readonly { event: AgentEvent; key: string; transcriptPath?: string; fileTimeMs?: number }[]): Promise<void> {
     const ctx: BatchContext = { touched: new Map(), claims: [] };
     for (const item of batch) {
       if (this.keys.has(item.key)) {
@@ -468,7 +468,7 @@ export class RepositoryRecorder {
         continue;
       }
       try {
-        await this.applyEvent(item.event, item.key, item.transcriptPath, ctx);
+        await this.applyEvent(item.event, item.key, item.transcriptPath, ctx, item.fileTimeMs);
       } catch (e) {
         this.counters.inc('recorder.eventFailures');
         this.log.warn(`could not journal a ${item.event.kind} event: ${errorText(e)}`);
@@ -480,9 +480,10 @@ export class RepositoryRecorder {
     await this.keys.save();
   }
 
-  private async applyEvent(event: AgentEvent, key: string, transcriptPath: string | undefined, ctx: BatchContext): Promise<void> {
+  private async applyEvent(event: AgentEvent, key: string, transcriptPath: string | undefined, ctx: BatchContext, fileTimeMs?: number): Promise<void> {
     const live = await this.liveSession(event, transcriptPath);
-    const source = { key, ...(transcriptPath ? { transcriptPath } : {}) };
+    // records without a timestamp (Cursor) take the transcript's modification time, not "now"
+    const source = { key, ...(transcriptPath ? { transcriptPath } : {}), ...(fileTimeMs !== undefined ? { fileTimeMs } : {}) };
     const time = eventTime(event, this.clock.now());
     if (live) {
       const t = ctx.touched.get(live) ?? { maxTime: 0 };

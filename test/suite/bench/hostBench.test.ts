@@ -25,7 +25,8 @@ interface BenchPlan {
   file: string;
   hoverLines: { line: number; sha: string }[];
   hoverRounds: number;
-  typing: { chars: number; intervalMs: number; line: number; afterMs: number };
+  /** maxMs: typing stops after this long (the result says how many characters were typed). */
+  typing: { chars: number; intervalMs: number; line: number; afterMs: number; maxMs: number };
   settle: { maxMs: number; minMs: number; quietPercent: number; windowMs: number; windows: number };
   driverTimeoutMs: number;
 }
@@ -53,17 +54,25 @@ function save(): void {
 }
 
 function mark(name: string, data: Record<string, unknown> = {}): void {
-  fs.writeFileSync(path.join(plan!.syncDir, `${name}.json`), JSON.stringify({ at: Date.now(), pid: process.pid, ...data }));
+  const f = path.join(plan!.syncDir, `${name}.json`);
+  fs.writeFileSync(`${f}.tmp`, JSON.stringify({ at: Date.now(), pid: process.pid, ...data }));
+  fs.renameSync(`${f}.tmp`, f);
 }
 
 async function waitForDriver(name: string): Promise<Record<string, unknown>> {
   const f = path.join(plan!.syncDir, `${name}.done.json`);
   const deadline = Date.now() + plan!.driverTimeoutMs;
-  while (!fs.existsSync(f)) {
+  for (;;) {
+    if (fs.existsSync(f)) {
+      try {
+        return JSON.parse(fs.readFileSync(f, 'utf8'));
+      } catch {
+        /* being written */
+      }
+    }
     if (Date.now() > deadline) throw new Error(`driver did not answer ${name}`);
     await sleep(50);
   }
-  return JSON.parse(fs.readFileSync(f, 'utf8'));
 }
 
 function median(xs: number[]): number {
@@ -102,8 +111,18 @@ function gc(): void {
   gcFn();
 }
 
-/** RSS after two full GCs, median of 5 samples 200 ms apart. */
-async function memory(): Promise<Record<string, number>> {
+/** Peak RSS of this process so far (VmHWM), bytes; undefined off Linux. */
+function peakRss(): number | undefined {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync('/proc/self/status', 'utf8'));
+    return m ? Number(m[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** RSS after two full GCs, median of 5 samples 200 ms apart, plus the peak so far. */
+async function memory(): Promise<Record<string, number | undefined>> {
   gc();
   await sleep(300);
   gc();
@@ -116,7 +135,7 @@ async function memory(): Promise<Record<string, number>> {
     heap.push(m.heapUsed);
   }
   const m = process.memoryUsage();
-  return { rss: median(rss), heapUsed: median(heap), external: m.external, arrayBuffers: m.arrayBuffers };
+  return { rss: median(rss), heapUsed: median(heap), external: m.external, arrayBuffers: m.arrayBuffers, peakRss: peakRss() };
 }
 
 function hoverText(hovers: vscode.Hover[] | undefined): string {
@@ -174,6 +193,7 @@ async function api(): Promise<ApiLike | undefined> {
         results.idleMs = Date.now() - s;
       }
       results.idleAfterMs = Date.now() - t0;
+      results.rssAtIdle = process.memoryUsage().rss;
       results.statsAtStart = a.benchStats?.();
     } else {
       assert.equal(ext, undefined, 'Agent Note must not be loaded in the disabled configuration');
@@ -244,7 +264,10 @@ async function api(): Promise<ApiLike | undefined> {
     await waitForDriver('typing-begin');
     const startedAt = Date.now();
     const perKey: number[] = [];
+    let typed = 0;
     for (let i = 0; i < text.length; i++) {
+      if (Date.now() - startedAt > p.typing.maxMs) break;
+      typed++;
       const s = performance.now();
       await vscode.commands.executeCommand('type', { text: text[i] });
       const took = performance.now() - s;
@@ -260,12 +283,12 @@ async function api(): Promise<ApiLike | undefined> {
     mark('typing-after');
     await waitForDriver('typing-after');
     results.typing = {
-      chars: text.length,
+      chars: typed,
+      planned: text.length,
       startedAt,
       endedAt,
       typeCommandMs: perKey,
       dirty: doc.isDirty,
-      textGrewBy: doc.getText().length,
       statsBefore: before,
       statsDuring: during,
       statsAfter: after,
