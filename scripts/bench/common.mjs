@@ -56,17 +56,22 @@ export function summarize(samples) {
 }
 
 /**
- * 95 % bootstrap interval of median(a) ÷ median(b) (resampling both, fixed seed): how much of a
- * ratio is noise.
+ * 95 % bootstrap interval of a statistic of several samples: each iteration resamples every sample
+ * (with replacement) and applies `stat` to their medians. Fixed seed. Shows how much is noise.
  */
-export function ratioInterval(a, b, iterations = 2000, seed = 17) {
-  if (!a.length || !b.length) return undefined;
+export function bootstrapInterval(samples, stat, iterations = 2000, seed = 17) {
+  if (samples.some((xs) => !xs?.length)) return undefined;
   const r = rng(seed);
   const resampledMedian = (xs) => summarize(Array.from({ length: xs.length }, () => xs[Math.floor(r.next() * xs.length)])).median;
-  const ratios = [];
-  for (let i = 0; i < iterations; i++) ratios.push(resampledMedian(a) / resampledMedian(b));
-  ratios.sort((x, y) => x - y);
-  return [ratios[Math.floor(iterations * 0.025)], ratios[Math.ceil(iterations * 0.975) - 1]];
+  const values = [];
+  for (let i = 0; i < iterations; i++) values.push(stat(...samples.map(resampledMedian)));
+  values.sort((x, y) => x - y);
+  return [values[Math.floor(iterations * 0.025)], values[Math.ceil(iterations * 0.975) - 1]];
+}
+
+/** 95 % bootstrap interval of median(a) ÷ median(b). */
+export function ratioInterval(a, b, iterations = 2000, seed = 17) {
+  return bootstrapInterval([a, b], (x, y) => x / y, iterations, seed);
 }
 
 export const now = () => performance.now();

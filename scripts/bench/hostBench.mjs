@@ -12,6 +12,23 @@ import { ROOT, gitEnv, gitSync, log, spawnTimed } from './common.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/** The code-server and browser of the run in progress (for stopActive on Ctrl-C). */
+const active = { cs: undefined, browser: undefined };
+
+/** Kills the running code-server (its whole process group) and Chromium, synchronously. */
+export function stopActive() {
+  try {
+    if (active.cs) process.kill(-active.cs.child.pid, 'SIGKILL');
+  } catch {
+    /* already gone */
+  }
+  try {
+    active.browser?.process()?.kill('SIGKILL');
+  } catch {
+    /* already gone */
+  }
+}
+
 /** The `bench` scenario: settings and suite used for every in-host bench run. */
 export const benchScenario = {
   name: 'bench',
@@ -46,6 +63,12 @@ function childrenOf(pid) {
     }
   }
   return out;
+}
+
+function countBy(keys) {
+  const m = {};
+  for (const k of keys) m[k ?? '?'] = (m[k ?? '?'] ?? 0) + 1;
+  return m;
 }
 
 /** The git subcommand and its first arguments, without the `-c key=value` options. */
@@ -117,6 +140,9 @@ function processWatcher(pid, everyMs = 3) {
         ours: ours.length,
         unknown: inPhase.filter((s) => !s.resolved).length,
         commands: git.slice(0, 12).map((s) => `${s.argv.includes('diff.algorithm=myers') ? 'ours: ' : ''}${gitCommand(s.argv)}`),
+        /** `git <subcommand>` → count, for Agent Note's processes and for the others */
+        oursByCommand: countBy(ours.map((x) => x.argv[x.argv.findIndex((a, i) => i > 0 && a !== '-c' && x.argv[i - 1] !== '-c')])),
+        othersByCommand: countBy(git.filter((x) => !ours.includes(x)).map((x) => x.argv[x.argv.findIndex((a, i) => i > 0 && a !== '-c' && x.argv[i - 1] !== '-c')])),
       };
     },
   };
@@ -176,7 +202,7 @@ export async function runHostConfig(mode, ctx) {
     file: ctx.file,
     hoverLines: ctx.hoverLines,
     hoverRounds: ctx.hoverRounds ?? 10,
-    typing: { chars: 200, intervalMs: 40, line: 2500, afterMs: 1000, maxMs: 45_000 },
+    typing: { chars: 200, intervalMs: 40, line: 2500, afterMs: 1000, maxMs: 30_000 },
     settle: { maxMs: 100_000, minMs: 3000, quietPercent: 5, windowMs: 500, windows: 4 },
     driverTimeoutMs: 180_000,
   };
@@ -191,7 +217,9 @@ export async function runHostConfig(mode, ctx) {
     extraEnv: { VSH_TEST_RESULTS: join(runDir, 'results.json'), VSH_SUITE: benchScenario.suite, AGENTNOTE_BENCH_PLAN: planFile },
     logFile: join(runDir, 'code-server.log'),
   });
+  active.cs = cs;
   const browser = await launchChromium(runDir);
+  active.browser = browser;
   const driver = { commits: [], processes: {} };
   let exit;
   try {
@@ -262,6 +290,8 @@ export async function runHostConfig(mode, ctx) {
   } finally {
     await browser.close();
     await cs.stop();
+    active.cs = undefined;
+    active.browser = undefined;
   }
   const wallMs = Date.now() - started;
   const host = existsSync(outFile) ? JSON.parse(readFileSync(outFile, 'utf8')) : undefined;

@@ -7,9 +7,10 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { gitSync, rng, src, summarize } from './common.mjs';
+import { bootstrapInterval, gitSync, ratioInterval, rng, src, summarize } from './common.mjs';
 import { buildHistoryRepo, pickNotedLines } from './gitData.mjs';
 import { markdownReport, markdownTable, row } from './report.mjs';
+import { buildRows } from './rows.mjs';
 import { MiB, writeTranscripts } from './transcripts.mjs';
 
 describe('summarize', () => {
@@ -19,6 +20,20 @@ describe('summarize', () => {
     assert.equal(summarize([3, 1, 2]).median, 2);
     assert.equal(summarize([]).n, 0);
     assert.equal(summarize([5, NaN, 7]).n, 2);
+  });
+});
+
+describe('bootstrap intervals', () => {
+  it('contain the point estimate, are deterministic, and shrink to a point without noise', () => {
+    const a = Array.from({ length: 25 }, (_, i) => 100 + ((i * 37) % 23));
+    const b = Array.from({ length: 25 }, (_, i) => 80 + ((i * 11) % 17));
+    const [lo, hi] = ratioInterval(a, b);
+    const point = summarize(a).median / summarize(b).median;
+    assert.ok(lo <= point && point <= hi && lo < hi);
+    assert.deepEqual(ratioInterval(a, b), [lo, hi]);
+    assert.deepEqual(ratioInterval([5, 5, 5], [2, 2]), [2.5, 2.5]);
+    assert.deepEqual(bootstrapInterval([[4], [2], [1], [1]], (w, x, y, z) => w / x / (y / z)), [2, 2]);
+    assert.equal(ratioInterval([], [1]), undefined);
   });
 });
 
@@ -47,6 +62,62 @@ describe('goal rows', () => {
     const md = markdownReport({ rows, env: { date: 'd', cpus: 2, cpuModel: 'cpu', memGiB: 4, os: 'linux', node: 'v20', git: '2.39', codeServer: '4.100.3' }, data: ['x'], notes: [], durationMs: 1000, quick: false });
     assert.match(md, /\*\*1 goal\(s\) missed:\*\* size\./);
     assert.match(md, /## How to reproduce\n\n.*npm run bench/);
+  });
+});
+
+describe('goal evaluation of a run', () => {
+  const MB = 1024 * 1024;
+  const hostRun = (mode, o) => ({
+    mode,
+    exit: 0,
+    failed: [],
+    host: {
+      statsAtStart: mode === 'enabled' ? { activateMs: o.activate, handlerStats: { calls: 0, totalMs: 0, maxMs: 0 }, gitCalls: 3 } : undefined,
+      memorySettled: { rss: o.rss, peakRss: o.rss },
+      settle: { ms: 1000, quiet: true },
+      hoverWarm: { samples: [10, 12, 14], ours: mode === 'enabled' ? 3 : 0, total: 3 },
+      typing: {
+        chars: 200,
+        startedAt: 0,
+        endedAt: 10_000,
+        typeCommandMs: [20, 30],
+        statsBefore: mode === 'enabled' ? { activateMs: 1, handlerStats: { calls: 10, totalMs: 1, maxMs: 0.5 }, gitCalls: 3 } : undefined,
+        statsDuring: mode === 'enabled' ? { activateMs: 1, handlerStats: { calls: 210, totalMs: 11, maxMs: 0.5 }, gitCalls: 3 } : undefined,
+      },
+    },
+    driver: { commits: o.commits, referenceCommits: o.ref, processes: { during: { git: o.git, ours: o.ours, oursByCommand: {}, othersByCommand: {} }, after: { git: 0 } } },
+  });
+  const results = {
+    bundleBytes: 435_000,
+    host: {
+      // enabled commits 20 % slower, but the machine was 20 % slower too during that run: no overhead
+      enabled: [hostRun('enabled', { activate: 5, rss: 200 * MB, commits: [60, 60, 60], ref: [50, 50, 50], git: 1, ours: 0 })],
+      disabled: [hostRun('disabled', { rss: 160 * MB, commits: [50, 50, 50], ref: [41.6667, 41.6667, 41.6667], git: 1, ours: 0 })],
+      activation: [],
+    },
+  };
+  const rows = Object.fromEntries(buildRows(results, 300_000).map((r) => [r.id, r]));
+  it('corrects the commit ratio for machine drift with the reference commits', () => {
+    assert.equal(rows['commit-overhead'].status, 'pass');
+    assert.ok(Math.abs(rows['commit-overhead'].ratio - 1) < 1e-4);
+  });
+  it('takes extra RSS as enabled − disabled, the ratio as enabled ÷ disabled', () => {
+    assert.equal(rows.rss.stats.median, 40);
+    assert.equal(rows.rss.ratio, 1.25);
+    assert.equal(rows.rss.status, 'pass');
+  });
+  it('judges keystrokes by Agent Note git processes and the handler time per call', () => {
+    assert.equal(rows['keystroke-git'].status, 'pass');
+    assert.equal(rows['keystroke-handler'].stats.median, 0.05);
+    assert.equal(rows['keystroke-handler'].status, 'pass');
+  });
+  it('reports what could not be measured as missing (a failure), and the rest', () => {
+    assert.equal(rows['hover-warm'].status, 'missing');
+    assert.equal(rows['note-write'].status, 'missing');
+    assert.equal(rows.activate.stats.median, 5);
+    assert.equal(rows.bundle.stats.median, 435);
+    assert.equal(rows['host-hover-warm'].stats.median, 12);
+    assert.equal(rows['bench-time'].status, 'pass');
   });
 });
 
