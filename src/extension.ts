@@ -21,7 +21,7 @@ export interface AgentNoteApi {
   /** Status bar text ('' when hidden). */
   statusBarText(): string;
   /** Numbers for the benchmark. */
-  benchStats(): { activateMs: number; handlerStats: { calls: number; totalMs: number; maxMs: number }; gitCalls: number };
+  benchStats(): { activateMs: number; handlerStats: { calls: number; totalMs: number; maxMs: number; medianMs: number }; gitCalls: number };
 }
 
 export function activate(context: vscode.ExtensionContext): AgentNoteApi {
@@ -61,7 +61,7 @@ export function activate(context: vscode.ExtensionContext): AgentNoteApi {
       })),
     statusBarText: () => surfaces.statusBar?.visibleText ?? '',
     benchStats: () => {
-      const handler = { calls: 0, totalMs: 0, maxMs: 0 };
+      const handler = { calls: 0, totalMs: 0, maxMs: 0, medianMs: 0 };
       let gitCalls = 0;
       for (const r of s.registry.all) {
         const h = r.trackerStats;
@@ -69,6 +69,7 @@ export function activate(context: vscode.ExtensionContext): AgentNoteApi {
           handler.calls += h.calls;
           handler.totalMs += h.totalMs;
           handler.maxMs = Math.max(handler.maxMs, h.maxMs);
+          handler.medianMs = Math.max(handler.medianMs, h.medianMs);
         }
         gitCalls += r.git.counters.get('git.calls');
       }

@@ -78,8 +78,8 @@ export class RepositoryService implements vscode.Disposable {
   headTime: number | undefined;
 
   /** Change-handler timing of the edit tracker (benchmark). */
-  get trackerStats(): { calls: number; totalMs: number; maxMs: number } | undefined {
-    return this.tracker?.handlerStats;
+  get trackerStats(): { calls: number; totalMs: number; maxMs: number; medianMs: number } | undefined {
+    return this.tracker ? { ...this.tracker.handlerStats, medianMs: this.tracker.handlerMedianMs } : undefined;
   }
 
   private async refreshHeadTime(): Promise<void> {
@@ -109,6 +109,8 @@ export class RepositoryService implements vscode.Disposable {
       root: this.root,
       git: this.git,
       log: this.log,
+      blobs: this.blobs,
+      notes: this.notes,
       redact: (text) => {
         const r = redactor.redact(text);
         return { text: r.text, count: r.count };
@@ -130,19 +132,18 @@ export class RepositoryService implements vscode.Disposable {
     );
     this.tracker = new EditTracker(this, (t) => recorder.onTransition(t), this.log);
     this.disposables.push(this.tracker);
-    this.watchNotesRef();
-    await this.startTranscripts(recorder);
+    const [agentDir, commonDir] = (await this.git.run(['rev-parse', '--path-format=absolute', '--git-path', 'agentnote', '--git-common-dir'])).trim().split('\n');
+    this.watchNotesRef(commonDir);
+    await this.startTranscripts(recorder, agentDir, commonDir);
     this.tickTimer = setInterval(() => void recorder.tick().catch((e) => this.log.debug(`tick failed: ${String(e)}`)), 1000);
     void this.configureSharing();
     this.sessionsEmitter.fire();
     this.log.info(`capture started in ${Date.now() - t0} ms (${this.watcher?.tailedFiles.length ?? 0} transcripts tailed)`);
   }
 
-  private async startTranscripts(recorder: RepositoryRecorder): Promise<void> {
+  private async startTranscripts(recorder: RepositoryRecorder, agentDir: string, commonDir: string): Promise<void> {
     const enabled = agentIds.filter((a: AgentId) => this.config.agents[a]);
     if (enabled.length === 0) return;
-    const agentDir = (await this.git.run(['rev-parse', '--path-format=absolute', '--git-path', 'agentnote'])).trim();
-    const commonDir = (await this.git.run(['rev-parse', '--path-format=absolute', '--git-common-dir'])).trim();
     this.offsets = await JsonOffsetStore.open(path.join(agentDir, 'transcript-offsets.json'), { log: this.log });
     const watcher = new TranscriptWatcher({
       repo: { root: this.root, gitCommonDir: commonDir },
@@ -164,14 +165,10 @@ export class RepositoryService implements vscode.Disposable {
   }
 
   /** Re-reads notes when refs/notes/agentnote moves (fetch, another tool, the CLI). */
-  private watchNotesRef(): void {
-    void this.git.run(['rev-parse', '--path-format=absolute', '--git-common-dir']).then((common) => {
-      if (this.disposed) return;
-      const dir = vscode.Uri.file(common.trim());
-      const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(dir, '{refs/notes/**,packed-refs}'));
-      const changed = () => this.notesChanged();
-      this.disposables.push(w, w.onDidChange(changed), w.onDidCreate(changed), w.onDidDelete(changed));
-    });
+  private watchNotesRef(commonDir: string): void {
+    const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(commonDir), '{refs/notes/agentnote,packed-refs}'));
+    const changed = () => this.notesChanged();
+    this.disposables.push(w, w.onDidChange(changed), w.onDidCreate(changed), w.onDidDelete(changed));
   }
 
   notesChanged(): void {
@@ -220,11 +217,10 @@ export class RepositoryService implements vscode.Disposable {
     const recorder = this.recorder;
     if (!recorder || this.disposed) return undefined;
     try {
-      const amendedFrom = move.previous ? await this.amendedFrom(move.previous, move.current) : undefined;
       await this.tracker?.settle();
       await recorder.tick();
       await recorder.settle();
-      const outcome = await recorder.recordCommit(move.current, amendedFrom ? { amendedFrom } : undefined);
+      const outcome = await recorder.recordCommit(move.current);
       this.log.info(`commit ${move.current.slice(0, 7)}: ${outcome.kind}${'reason' in outcome ? ` (${outcome.reason})` : ''}`);
       if (outcome.kind === 'written') this.notesChanged();
       // an agent that commits right after editing may be faster than its transcript flush: while a
@@ -236,6 +232,8 @@ export class RepositoryService implements vscode.Disposable {
       return undefined;
     }
   }
+
+  private readonly retryTimers = new Set<NodeJS.Timeout>();
 
   private scheduleRetry(sha: string, delays: number[]): void {
     const [delay, ...rest] = delays;
@@ -251,24 +249,14 @@ export class RepositoryService implements vscode.Disposable {
           this.log.info(`commit ${sha.slice(0, 7)}: written on a later look`);
           this.notesChanged();
         } else if (outcome.kind === 'human-only') this.scheduleRetry(sha, rest);
-      });
+      }).catch((e) => this.log.warn(`later look at ${sha.slice(0, 7)} failed: ${String(e)}`));
+      this.retryTimers.delete(timer);
     }, delay);
-    this.disposables.push(new vscode.Disposable(() => clearTimeout(timer)));
+    this.retryTimers.add(timer);
   }
 
   private hasActiveSession(): boolean {
     return (this.recorder?.sessions.list() ?? []).some((x) => x.active);
-  }
-
-  /** `previous` was replaced by an amended `current` (same parents, previous not an ancestor). */
-  private async amendedFrom(previous: string, current: string): Promise<string | undefined> {
-    const out = await this.git.tryRun(['rev-list', '--parents', '--no-walk', previous, current, '--']);
-    if (!out) return undefined;
-    const rows = out.trim().split('\n').map((l) => l.split(' '));
-    const p = rows.find((r) => r[0] === previous);
-    const c = rows.find((r) => r[0] === current);
-    if (!p || !c) return undefined;
-    return p.slice(1).join(' ') === c.slice(1).join(' ') && !c.slice(1).includes(previous) ? previous : undefined;
   }
 
   /** Waits until recording triggered by HEAD moves so far has finished (tests, commands). */
@@ -284,6 +272,7 @@ export class RepositoryService implements vscode.Disposable {
   dispose(): void {
     this.disposed = true;
     if (this.tickTimer) clearInterval(this.tickTimer);
+    for (const t of this.retryTimers) clearTimeout(t);
     this.watcher?.dispose();
     void this.offsets?.dispose();
     this.blobs.dispose();

@@ -59,6 +59,12 @@ for (const [name, theme] of themes) {
       await wb?.close();
     });
 
+    it('status bar shows the live agent session', async function () {
+      const item = wb.page.locator('#workbench\\.parts\\.statusbar .statusbar-item', { hasText: /Claude Code · \d+ prompts? · \d+ files?/ });
+      await item.first().waitFor({ timeout: 60_000 });
+      await shot(wb.page, `surfaces-${name}-statusbar`);
+    });
+
     it('hover on an AI line shows the prompt and the AI Ratio', async function () {
       await openFile(wb.page, 'src/discount.ts');
       await goToLine(wb.page, 9);
@@ -109,16 +115,25 @@ for (const [name, theme] of themes) {
       await wb.page.keyboard.press('/');
       await wb.page.keyboard.type('Intl.NumberFormat');
       await frame.locator('[role="option"]', { hasText: 'refactor: format money' }).first().waitFor();
-      await wb.page.keyboard.press('Tab');
+      // Tab from the filter box until the keyboard focus is in the list (roving tabindex: one stop)
+      let inList = false;
+      for (let i = 0; i < 12 && !inList; i++) {
+        await wb.page.keyboard.press('Tab');
+        inList = (await frame.locator('[role="option"]:focus').count()) > 0;
+      }
+      assert.ok(inList, 'Tab reaches the timeline list');
       await wb.page.keyboard.press('Home');
       let found = false;
       for (let i = 0; i < 10 && !found; i++) {
-        const active = await frame.locator('[role="option"][aria-selected="true"]').innerText();
+        const active = await frame.locator('[role="option"]:focus').innerText();
         if (/refactor: format money/.test(active)) found = true;
         else await wb.page.keyboard.press('ArrowDown');
       }
       assert.ok(found, 'reached the commit row with the arrow keys');
       await shot(wb.page, `surfaces-${name}-timeline-keyboard`);
+      await wb.page.keyboard.press('Enter');
+      await inSomeWebview(wb.page, '.prompt', 'formatCents');
+      await shot(wb.page, `surfaces-${name}-timeline-keyboard-note`);
     });
   });
 }

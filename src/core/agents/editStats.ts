@@ -43,12 +43,15 @@ export function structuredPatchStats(hunks: readonly unknown[]): { added: number
 }
 
 /**
- * Line counts of a string replacement: lines of old/new after dropping the lines both share at the
- * start and the end (a one-word change inside a line counts as 1 removed, 1 added).
+ * Line counts of a string replacement or of a whole-text change: lines of old/new after dropping
+ * the lines both share at the start and the end (a one-word change inside a line counts as
+ * 1 removed, 1 added; CRLF and LF compare equal). Exact for one contiguous change, an upper bound
+ * for several separated ones — for display counts only; attribution always diffs with git.
  */
 export function replacementStats(oldText: string, newText: string): { added: number; removed: number } {
-  const a = oldText ? oldText.replace(/\n$/, '').split('\n') : [];
-  const b = newText ? newText.replace(/\n$/, '').split('\n') : [];
+  if (oldText === newText) return { added: 0, removed: 0 };
+  const a = statLines(oldText);
+  const b = statLines(newText);
   let start = 0;
   while (start < a.length && start < b.length && a[start] === b[start]) start++;
   let endA = a.length;
@@ -58,4 +61,11 @@ export function replacementStats(oldText: string, newText: string): { added: num
     endB--;
   }
   return { added: endB - start, removed: endA - start };
+}
+
+/** Lines of a text (CRLF/CR normalized); a final newline does not start another line. */
+function statLines(text: string): string[] {
+  if (text.length === 0) return [];
+  const normalized = text.indexOf('\r') === -1 ? text : text.replace(/\r\n?/g, '\n');
+  return normalized.replace(/\n$/, '').split('\n');
 }

@@ -22,8 +22,17 @@ export class EditTracker implements vscode.Disposable {
   private readonly diskInFlight = new Map<string, Promise<void>>();
   private idleTimer: NodeJS.Timeout | undefined;
   private seq = 0;
-  /** Longest synchronous time spent in the change handler (ms), for the benchmark. */
+  /** Time spent in the change handler (ms), for the benchmark: totals and the last 1,024 samples. */
   handlerStats = { calls: 0, totalMs: 0, maxMs: 0 };
+  private readonly handlerSamples = new Float64Array(1024);
+
+  /** Median of the recent change-handler durations (ms). */
+  get handlerMedianMs(): number {
+    const n = Math.min(this.handlerStats.calls, this.handlerSamples.length);
+    if (n === 0) return 0;
+    const sorted = Array.from(this.handlerSamples.subarray(0, n)).sort((a, b) => a - b);
+    return sorted[Math.floor(n / 2)];
+  }
 
   constructor(
     private readonly repo: RepositoryService,
@@ -97,6 +106,7 @@ export class EditTracker implements vscode.Disposable {
       }
     }
     const dt = performance.now() - t0;
+    this.handlerSamples[this.handlerStats.calls % this.handlerSamples.length] = dt;
     this.handlerStats.calls++;
     this.handlerStats.totalMs += dt;
     if (dt > this.handlerStats.maxMs) this.handlerStats.maxMs = dt;
@@ -183,15 +193,6 @@ export class EditTracker implements vscode.Disposable {
       this.diskInFlight.set(rel, (this.diskInFlight.get(rel) ?? Promise.resolve()).then(() => this.readDisk(rel)));
     }
     await Promise.all([...this.diskInFlight.values()]);
-  }
-
-  /** Marks committed content as known (after a commit, checkout or reset). */
-  async refreshKnown(rels: string[]): Promise<void> {
-    for (const rel of rels) {
-      const cur = await this.snapshots.readCurrent(rel);
-      if (typeof cur === 'string') this.snapshots.set(rel, cur);
-      else this.snapshots.forget(rel);
-    }
   }
 
   private emitTransition(file: string, before: string, after: string, time: number, source: TransitionSource): void {

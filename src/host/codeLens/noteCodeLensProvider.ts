@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../../core/ports';
 import type { RepositoryRegistry } from '../repositoryRegistry';
-import { relPath } from '../hover/noteHoverProvider';
+import { lookupTarget, relPath } from '../hover/noteHoverProvider';
 import { commands } from '../constants';
 
 class NoteCodeLens extends vscode.CodeLens {
@@ -23,6 +23,8 @@ export class NoteCodeLensProvider implements vscode.CodeLensProvider<NoteCodeLen
   private readonly emitter = new vscode.EventEmitter<void>();
   readonly onDidChangeCodeLenses = this.emitter.event;
   private timer: NodeJS.Timeout | undefined;
+  /** Lenses of the last clean (saved) state of each document, reused while it is being edited. */
+  private readonly lastClean = new Map<string, { head: string; lineCount: number; lenses: NoteCodeLens[] }>();
 
   constructor(
     private readonly registry: RepositoryRegistry,
@@ -31,6 +33,7 @@ export class NoteCodeLensProvider implements vscode.CodeLensProvider<NoteCodeLen
 
   /** Debounced refresh (a note was written, notes were fetched, HEAD moved). */
   refresh(): void {
+    this.lastClean.clear();
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => this.emitter.fire(), 200);
   }
@@ -41,12 +44,22 @@ export class NoteCodeLensProvider implements vscode.CodeLensProvider<NoteCodeLen
     const head = repo?.headCommit;
     const rel = repo && relPath(repo.root, document.uri.fsPath);
     if (!repo || !head || !rel) return [];
+    const key = document.uri.toString();
+    if (document.isDirty) {
+      // while typing, keep the lenses of the saved text if no line was added or removed (no git
+      // process per pause in typing); otherwise they come back at the next save
+      const last = this.lastClean.get(key);
+      return last && last.head === head && last.lineCount === document.lineCount ? last.lenses : [];
+    }
     try {
-      const blocks = await repo.lookup.notedBlocks({ rel, head, version: `${document.version}:${document.isDirty ? 'd' : 's'}`, contents: document.isDirty ? document.getText() : undefined });
+      const blocks = await repo.lookup.notedBlocks(lookupTarget(document, rel, head));
       if (token.isCancellationRequested) return [];
-      return blocks
+      const lenses = blocks
         .filter((b) => b.start - 1 < document.lineCount)
         .map((b) => new NoteCodeLens(new vscode.Range(b.start - 1, 0, b.start - 1, 0), repo.root, b.sha));
+      this.lastClean.set(key, { head, lineCount: document.lineCount, lenses });
+      if (this.lastClean.size > 50) this.lastClean.delete(this.lastClean.keys().next().value as string);
+      return lenses;
     } catch (e) {
       this.log.debug(`codelens failed: ${String(e)}`);
       return [];

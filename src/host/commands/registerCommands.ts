@@ -8,7 +8,7 @@ import type { NoteViewInput } from '../../webviews/note/protocol';
 import { TimelinePanel } from '../../webviews/timeline/timelinePanel';
 import { RepoTimelineSource } from '../timeline/repoTimelineSource';
 import { commitSummary, logCommits, rangeCommits } from '../gitQueries';
-import { relPath } from '../hover/noteHoverProvider';
+import { lookupTarget, relPath } from '../hover/noteHoverProvider';
 import { uncommittedSha } from '../../core/blame/blamePorcelain';
 import { buildPrReport } from '../../core/report/prReport';
 import { agentDisplayName } from '../../core/format/textFormat';
@@ -129,27 +129,25 @@ export function registerCommands(services: Services): vscode.Disposable[] {
         return text;
       }),
     ),
-    vscode.commands.registerCommand(
-      commands.installGitHooks,
-      guard(commands.installGitHooks, async (raw?: unknown) => {
-        const repo = repoFor(parseArg(raw));
-        if (!repo) return noRepo();
-        const r = await installHooks(repo.git);
-        const summary = Object.entries(r.results).map(([h, o]) => `${h}: ${o}`).join(', ');
-        void vscode.window.showInformationMessage(vscode.l10n.t('Agent Note: git hooks in {0} — {1}', r.hooksDir, summary));
-        return r;
-      }),
-    ),
-    vscode.commands.registerCommand(
-      commands.removeGitHooks,
-      guard(commands.removeGitHooks, async (raw?: unknown) => {
-        const repo = repoFor(parseArg(raw));
-        if (!repo) return noRepo();
-        const r = await removeHooks(repo.git);
-        const summary = Object.entries(r.results).map(([h, o]) => `${h}: ${o}`).join(', ');
-        void vscode.window.showInformationMessage(vscode.l10n.t('Agent Note: git hooks in {0} — {1}', r.hooksDir, summary));
-        return r;
-      }),
+    ...(
+      [
+        [commands.installGitHooks, installHooks],
+        [commands.removeGitHooks, removeHooks],
+      ] as const
+    ).map(([id, run]) =>
+      vscode.commands.registerCommand(
+        id,
+        guard(id, async (raw?: unknown) => {
+          const repo = repoFor(parseArg(raw));
+          if (!repo) return noRepo();
+          const r = await run(repo.git);
+          const summary = Object.entries(r.results)
+            .map(([hook, outcome]) => `${hook}: ${outcome}`)
+            .join(', ');
+          void vscode.window.showInformationMessage(vscode.l10n.t('Agent Note: git hooks in {0} — {1}', r.hooksDir, summary));
+          return r;
+        }),
+      ),
     ),
     vscode.commands.registerCommand(commands.showLog, () => services.log.channel.show()),
   ];
@@ -162,7 +160,7 @@ async function pickCommit(repo: RepositoryService): Promise<string | undefined> 
   const rel = editor && relPath(repo.root, editor.document.uri.fsPath);
   if (editor && rel && repo.headCommit) {
     const doc = editor.document;
-    const info = await repo.lookup.lookup({ rel, head: repo.headCommit, version: `${doc.version}:${doc.isDirty ? 'd' : 's'}`, contents: doc.isDirty ? doc.getText() : undefined }, editor.selection.active.line + 1);
+    const info = await repo.lookup.lookup(lookupTarget(doc, rel, repo.headCommit), editor.selection.active.line + 1);
     if (info && info.sha !== uncommittedSha && noted.has(info.sha)) return info.sha;
   }
   if (repo.headCommit && noted.has(repo.headCommit)) return repo.headCommit;
@@ -177,7 +175,7 @@ async function pickCommit(repo: RepositoryService): Promise<string | undefined> 
       const n = d?.kind === 'valid' ? d.note : undefined;
       return {
         label: c.subject,
-        description: n ? `${n.attribution.ai_ratio}% AI · ${agentDisplayName(n.agent)}` : vscode.l10n.t('invalid note'),
+        description: n ? `${vscode.l10n.t('{0}% AI', n.attribution.ai_ratio)} · ${agentDisplayName(n.agent)}` : vscode.l10n.t('invalid note'),
         detail: `${c.short} · ${c.author} · ${c.date.slice(0, 10)}`,
         sha: c.sha,
       };

@@ -5,7 +5,7 @@ import { normalizeInteractionContexts } from '../../core/notes/interactionContex
 import { uncommittedSha } from '../../core/blame/blamePorcelain';
 import { agentDisplayName, cut, escapeMarkdown, firstLine, ratioBar, relativeTime } from '../../core/format/textFormat';
 import type { Logger } from '../../core/ports';
-import type { LineNoteInfo } from '../../node/lookup/lineNoteLookup';
+import type { LineNoteInfo, LookupTarget } from '../../node/lookup/lineNoteLookup';
 import type { RepositoryRegistry } from '../repositoryRegistry';
 import type { RepositoryService } from '../repositoryService';
 import { commands, linkableCommands } from '../constants';
@@ -31,7 +31,7 @@ export class NoteHoverProvider implements vscode.HoverProvider {
     if (!rel) return undefined;
     const line = position.line + 1;
     try {
-      const info = await repo.lookup.lookup({ rel, head, version: `${document.version}:${document.isDirty ? 'd' : 's'}`, contents: document.isDirty ? document.getText() : undefined }, line);
+      const info = await repo.lookup.lookup(lookupTarget(document, rel, head), line);
       if (token.isCancellationRequested || !info) return undefined;
       if (info.sha === uncommittedSha) return await this.uncommittedHover(repo, rel, document, line);
       if (!info.note) return undefined;
@@ -111,6 +111,11 @@ export function renderNoteHover(info: LineNoteInfo, root: string, now = Date.now
   if (promptIdx !== null && promptIdx !== undefined) links.push(`[$(copy) ${vscode.l10n.t('Copy Prompt')}](${commandUri(commands.copyPrompt, [{ root, sha: info.sha, index: promptIdx }])})`);
   md.appendMarkdown(links.join(' · '));
   return md;
+}
+
+/** Blame target of a document: dirty buffers are blamed with their contents, keyed by version. */
+export function lookupTarget(document: vscode.TextDocument, rel: string, head: string): LookupTarget {
+  return document.isDirty ? { rel, head, version: `d${document.version}`, contents: document.getText() } : { rel, head, version: `s${document.version}` };
 }
 
 /** Repo-relative POSIX path of a file inside `root`, else undefined (never inside .git). */

@@ -32,9 +32,15 @@ export class SessionStatusBar implements vscode.Disposable {
     return this.shown ? this.item.text : '';
   }
 
-  /** Debounced from session change events. */
+  private pending: NodeJS.Timeout | undefined;
+
+  /** Debounced from session change events (a transcript burst causes one update). */
   scheduleUpdate(): void {
-    setTimeout(() => this.update(), 100);
+    if (this.pending) return;
+    this.pending = setTimeout(() => {
+      this.pending = undefined;
+      this.update();
+    }, 100);
   }
 
   update(): void {
@@ -69,6 +75,7 @@ export class SessionStatusBar implements vscode.Disposable {
 
   dispose(): void {
     if (this.timer) clearInterval(this.timer);
+    if (this.pending) clearTimeout(this.pending);
     for (const d of this.disposables) d.dispose();
   }
 }

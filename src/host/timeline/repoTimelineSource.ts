@@ -83,7 +83,8 @@ export class RepoTimelineSource implements TimelineDataSource {
 
   async openFile(file: string): Promise<void> {
     const abs = path.join(this.repo.root, file);
-    if (!abs.startsWith(this.repo.root)) return;
+    const rel = path.relative(this.repo.root, abs);
+    if (!rel || rel.startsWith('..') || path.isAbsolute(rel)) return;
     await vscode.window.showTextDocument(vscode.Uri.file(abs), { preview: true });
   }
 }

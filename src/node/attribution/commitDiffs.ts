@@ -201,7 +201,7 @@ export class CommitDiffs {
    * path. `paths` restricts the diff (literal pathspecs); omitted ⇒ every file.
    */
   async commitHunks(sha: string, paths?: readonly string[]): Promise<Map<string, FileDiff>> {
-    const args = ['diff-tree', '--patch', '--root', '--no-commit-id', '-r', '--no-renames', ...diffArgs, sha];
+    const args = ['diff-tree', '--patch', '--root', '--no-commit-id', '-r', '--no-renames', ...pinnedDiffArgs, sha];
     if (paths) {
       if (paths.length === 0) return new Map();
       args.push('--', ...paths);
@@ -229,7 +229,7 @@ export class CommitDiffs {
     if (!p) {
       p = (async () => {
         if (a === this.emptyBlob || b === this.emptyBlob) await this.ensureEmptyBlob();
-        const out = await this.git.runBuffer(['diff', ...diffArgs, a, b], { okExitCodes: [1] });
+        const out = await this.git.runBuffer(['diff', ...pinnedDiffArgs, a, b], { okExitCodes: [1] });
         return parseDiffHunks(out.toString('utf8'));
       })();
       this.diffCache.set(key, p);
@@ -349,19 +349,8 @@ export class CommitDiffs {
 }
 
 /** Options of every diff we run (on top of the runner's pinned config). */
-const diffArgs = [...pinnedDiffArgs, '--indent-heuristic', '--inter-hunk-context=0', '--src-prefix=a/', '--dst-prefix=b/'];
-
-interface ValidPair {
-  pairId: string;
-  file: string;
-  preBlob?: string;
-  postBlob: string;
-  interactionKey: string;
-  agent: string;
-  timestamp: number;
-  editAdded?: number;
-  editDeleted?: number;
-}
+/** An input pair that passed validation, with its id resolved. */
+type ValidPair = EditPairInput & { pairId: string };
 
 /**
  * Line attribution of one commit: `files[]` flags and ranges, `attribution` and the contributing

@@ -30,7 +30,17 @@ export const pinnedEnv: Record<string, string> = {
 };
 
 /** Options for every blob/tree diff: no external diff, no textconv, no colour, explicit algorithm. */
-export const pinnedDiffArgs = ['--no-ext-diff', '--no-textconv', '--no-color', '--diff-algorithm=myers', '--unified=0'];
+export const pinnedDiffArgs = [
+  '--no-ext-diff',
+  '--no-textconv',
+  '--no-color',
+  '--diff-algorithm=myers',
+  '--indent-heuristic',
+  '--unified=0',
+  '--inter-hunk-context=0',
+  '--src-prefix=a/',
+  '--dst-prefix=b/',
+];
 
 export class GitError extends Error {
   constructor(

@@ -17,7 +17,7 @@ import { heartbeatTtlMs, SessionJournal, type JournalSession } from '../journal/
 import { NoteStore } from '../notes/noteStore';
 import { AppliedKeys } from './appliedKeys';
 import { CaptureStore, type CommitLogRecord, type UnclaimedEditRecord } from './captureStore';
-import { lineChangeCounts } from './lineChangeCounts';
+import { replacementStats } from '../../core/agents/editStats';
 import { sessionRows } from './sessionRows';
 import {
   canonicalLine,
@@ -94,6 +94,9 @@ export interface RepositoryRecorderOptions {
   maxClaimAgeMs?: number;
   /** A pair captured more than this (ms) after a commit's committer time cannot be in it. Default 2 s. */
   commitTimeSkewMs?: number;
+  /** Share the host's blob reader and note store (one `cat-file` process and one notes cache per repository); otherwise the recorder makes and owns its own. */
+  blobs?: BlobStore;
+  notes?: NoteStore;
 }
 
 interface LiveSession {
@@ -211,9 +214,12 @@ export class RepositoryRecorder {
     this.counters = counters;
     this.sessions = new SessionModel({ clock: this.clock });
     this.capture = new EditCapture(opts.capture);
-    this.blobs = new BlobStore(opts.git, { log: opts.log });
-    this.notes = new NoteStore(opts.git, { log: opts.log, blobs: this.blobs });
+    this.ownsBlobs = !opts.blobs;
+    this.blobs = opts.blobs ?? new BlobStore(opts.git, { log: opts.log });
+    this.notes = opts.notes ?? new NoteStore(opts.git, { log: opts.log, blobs: this.blobs });
   }
+
+  private readonly ownsBlobs: boolean;
 
   /**
    * Opens the recorder of the repository at `root`: applies the journal retention, rebuilds the
@@ -329,7 +335,7 @@ export class RepositoryRecorder {
     await this.enqueue(() => this.keys.save()).catch(() => undefined);
     this.disposed = true;
     this.listeners.clear();
-    this.blobs.dispose();
+    if (this.ownsBlobs) this.blobs.dispose();
   }
 
   // ── queue ──
@@ -396,7 +402,7 @@ export class RepositoryRecorder {
         if (transcriptPath) live.transcriptPath = transcriptPath;
         for (const p of prompts.entries) if (p.prompt_id && !live.promptIds.has(p.turn)) live.promptIds.set(p.turn, p.prompt_id);
         this.live.set(`${agent}:${id}`, live);
-        this.rebuildSession(agent, id, prompts.entries, events.entries, activity, promptExt, transcriptPath);
+        this.rebuildSession(agent, id, prompts.entries, events.entries, activity, promptExt, transcriptPath, heartbeat);
         for (const r of pairExt) {
           this.rememberPairedClaim(r.claimKey);
           ai.push(aiTimelineRecord(r, agent, id));
@@ -421,13 +427,14 @@ export class RepositoryRecorder {
     activity: readonly ActivityRecord[],
     promptExt: readonly PromptExtRecord[],
     transcriptPath: string | undefined,
+    heartbeat: number,
   ): void {
     const models = events.map((e) => ('model' in e ? e.model : null));
     const model = models.find((m, i) => events[i].event === 'session_start' && m) ?? models.find((m) => m) ?? undefined;
     const byTurn = [...new Map(prompts.map((p) => [p.turn, p] as const)).values()].filter((p) => p.turn > 0).sort((a, b) => a.turn - b.turn);
     const responses = responsesByTurn(events);
     const recordIds = new Map(promptExt.filter((r) => r.recordId).map((r) => [r.turn, r.recordId as string] as const));
-    const source = transcriptPath ? { transcriptPath } : {};
+    const source = { ...(transcriptPath ? { transcriptPath } : {}), ...(heartbeat > 0 ? { fileTimeMs: heartbeat } : {}) };
     const base = { agent, sessionId: id };
     this.sessions.apply({ ...base, kind: 'session', ...(model ? { model } : {}), ...(byTurn.length > 0 ? { priorTurns: byTurn[0].turn - 1 } : {}) }, source);
     const applyActivity = (turn: number) => {
@@ -435,7 +442,7 @@ export class RepositoryRecorder {
         if (a.turn !== turn) continue;
         const timestamp = new Date(a.time).toISOString();
         // edits outside the repository were journaled without a path: they only count as tool use
-        if (a.kind === 'tool' || !a.file) this.sessions.apply({ ...base, kind: 'tool', tool: a.tool, timestamp });
+        if (a.kind === 'tool' || !a.file) this.sessions.apply({ ...base, kind: 'tool', tool: a.tool, timestamp }, source);
         else
           this.sessions.apply({
             ...base,
@@ -444,16 +451,16 @@ export class RepositoryRecorder {
             file: path.join(this.root, ...a.file.split('/')),
             timestamp,
             ...(a.failed ? { failed: true } : {}),
-          });
+          }, source);
       }
     };
     applyActivity(0);
     for (const p of byTurn) {
       this.sessions.reserveTurns(agent, id, p.turn - 1);
       const recordId = recordIds.get(p.turn);
-      this.sessions.apply({ ...base, kind: 'prompt', text: p.prompt, ...(p.timestamp ? { timestamp: p.timestamp } : {}), ...(recordId ? { recordId } : {}) });
+      this.sessions.apply({ ...base, kind: 'prompt', text: p.prompt, ...(p.timestamp ? { timestamp: p.timestamp } : {}), ...(recordId ? { recordId } : {}) }, source);
       const response = responses.get(p.turn);
-      if (response) this.sessions.apply({ ...base, kind: 'response', text: response, mergeKey: `journal:${p.turn}` });
+      if (response) this.sessions.apply({ ...base, kind: 'response', text: response, mergeKey: `journal:${p.turn}` }, source);
       applyActivity(p.turn);
     }
   }
@@ -783,7 +790,7 @@ export class RepositoryRecorder {
       try {
         if (p.o.kind === 'human' || p.o.kind === 'other') {
           const t = p.o.transition;
-          const counts = lineChangeCounts(t.before, t.after);
+          const counts = replacementStats(t.before, t.after);
           const rec: UnclaimedEditRecord = { id: t.id, time: t.time, file: t.file, origin: p.o.kind, source: t.source, preBlob: preBlob ?? empty, postBlob, ...countsOf(counts) };
           unclaimed.push(rec);
           this.addTimeline(unclaimedTimelineRecord(rec));
@@ -799,7 +806,7 @@ export class RepositoryRecorder {
             sessionId: c.sessionId,
             turn: c.turn,
             interactionKey: c.interactionKey,
-            ...countsOf(lineChangeCounts(t.before, t.after)),
+            ...countsOf(replacementStats(t.before, t.after)),
             ...(preBlob ? { preBlob } : {}),
             postBlob,
           });
@@ -834,7 +841,7 @@ export class RepositoryRecorder {
     const known = c.edit.added !== undefined && c.edit.removed !== undefined;
     const before = transition?.before ?? (o.kind === 'ai-record' ? (o.before ?? (preBlob === emptyBlob ? '' : undefined)) : undefined);
     const after = transition?.after ?? (o.kind === 'ai-record' ? o.after : undefined);
-    const counts = known ? { added: c.edit.added as number, removed: c.edit.removed as number } : before !== undefined && after !== undefined ? lineChangeCounts(before, after) : undefined;
+    const counts = known ? { added: c.edit.added as number, removed: c.edit.removed as number } : before !== undefined && after !== undefined ? replacementStats(before, after) : undefined;
     if (preBlob) await live.js.appendPreBlob({ event: 'pre_blob', turn: c.turn, prompt_id: promptId, file: c.file, blob: preBlob, tool_use_id: pairId });
     await live.js.appendChange({
       event: 'file_change',
@@ -901,16 +908,22 @@ export class RepositoryRecorder {
       await this.settleNow();
       const diffs = new CommitDiffs(this.git, { log: this.log });
       const full = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(sha) ? sha : await diffs.resolveCommit(sha);
-      const amend = opts.amendedFrom !== undefined;
-      if (!amend && (await this.notes.has(full))) return { kind: 'exists' };
+      // `git commit --amend` (from anywhere) says so in the reflog, with the amended commit just before it
+      const reflog = await this.reflogEntry(full);
+      const op = reflog?.op;
+      const amendedFrom = opts.amendedFrom ?? (op?.startsWith('commit (amend)') ? reflog?.previous : undefined);
+      const amend = amendedFrom !== undefined;
+      if (await this.notes.has(full)) {
+        // an amend found in the reflog that we already recorded (a reload, a later look) stays as it is
+        if (!amend || (!opts.amendedFrom && (await this.store.findCommit(full)))) return { kind: 'exists' };
+      }
       const info = await this.commitInfo(full);
       if (info.parents.length > 1) return { kind: 'skipped', reason: 'merge commit' };
-      const op = await this.reflogOperation(full);
       if (op && notNewCommitOps.test(op)) return { kind: 'skipped', reason: `not a new commit (${op.split(/[:\s]/)[0]})` };
 
       let old: { sha: string; hasNote: boolean; log: CommitLogRecord | undefined } | undefined;
       if (amend) {
-        const oldSha = await diffs.resolveCommit(opts.amendedFrom as string);
+        const oldSha = await diffs.resolveCommit(amendedFrom as string);
         old = { sha: oldSha, hasNote: await this.notes.has(oldSha), log: await this.store.findCommit(oldSha) };
         if (old.hasNote && (await this.treeOf(oldSha)) === info.tree) return await this.copyNote(old.sha, full, old.log);
       }
@@ -1052,11 +1065,16 @@ export class RepositoryRecorder {
   }
 
   /** The HEAD reflog subject of the newest entry for `sha` (e.g. `commit: …`, `checkout: moving …`), if any. */
-  private async reflogOperation(sha: string): Promise<string | undefined> {
+  /** The newest HEAD reflog entry that moved to `sha`: its operation and the commit HEAD was on before. */
+  private async reflogEntry(sha: string): Promise<{ op: string; previous: string | undefined } | undefined> {
     const out = await this.git.tryRun(['log', '-g', '-n', '50', '--format=%H%x09%gs', 'HEAD'], { okExitCodes: [] });
-    for (const line of out?.split('\n') ?? []) {
-      const tab = line.indexOf('\t');
-      if (tab > 0 && line.slice(0, tab) === sha) return line.slice(tab + 1);
+    const lines = out?.split('\n') ?? [];
+    for (let i = 0; i < lines.length; i++) {
+      const tab = lines[i].indexOf('\t');
+      if (tab > 0 && lines[i].slice(0, tab) === sha) {
+        const prev = lines[i + 1]?.split('\t')[0];
+        return { op: lines[i].slice(tab + 1), previous: prev && /^[0-9a-f]{40,64}$/.test(prev) ? prev : undefined };
+      }
     }
     return undefined;
   }

@@ -352,6 +352,25 @@ export class TranscriptDiscovery {
     return { owned: fallback, final: false, size };
   }
 
+  /**
+   * Stats candidate files (32 at a time) and keeps those whose content shows they belong to the
+   * repository (`check: 'none'` = the directory already proved it); `cwdHint` (what the directory
+   * says) wins over the cwd read from the content.
+   */
+  private async claimFiles(found: DiscoveredTranscript[], agent: AgentId, files: readonly string[], check: ContentCheck | 'none', roots: readonly string[], fallback: boolean, cwdHint: string | undefined): Promise<void> {
+    await forEachLimit(files, 32, async (p) => {
+      const s = await this.statTranscript(p);
+      if (!s) return;
+      if (check === 'none') {
+        this.push(found, agent, p, s, cwdHint);
+        return;
+      }
+      const o = await this.ownedByContent(p, s, check, roots, fallback);
+      if (o.owned) this.push(found, agent, p, s, cwdHint ?? o.cwd);
+      else this.count('otherProjectFiles');
+    });
+  }
+
   private push(found: DiscoveredTranscript[], agent: AgentId, p: string, s: FsStat, cwdHint: string | undefined): void {
     const info = transcriptPathInfo(agent, p);
     const t: DiscoveredTranscript = { agent, filePath: p, format: info.format, sidechain: info.sidechain, mtimeMs: s.mtimeMs, size: s.size };
@@ -388,14 +407,8 @@ export class TranscriptDiscovery {
           }
         }
       }
-      await forEachLimit(files, 32, async (p) => {
-        const s = await this.statTranscript(p);
-        if (!s) return;
-        // a file whose head has no cwd (e.g. a huge first record) belongs to the exact-name directory only
-        const o = await this.ownedByContent(p, s, 'cwd', roots, exact);
-        if (o.owned) this.push(found, 'claude', p, s, o.cwd);
-        else this.count('otherProjectFiles');
-      });
+      // a file whose head has no cwd (e.g. a huge first record) belongs to the exact-name directory only
+      await this.claimFiles(found, 'claude', files, 'cwd', roots, exact, undefined);
     }
   }
 
@@ -453,15 +466,7 @@ export class TranscriptDiscovery {
           }
         }
       }
-      await forEachLimit(files, 32, async (p) => {
-        const s = await this.statTranscript(p);
-        if (!s) return;
-        if (check !== 'none' && !(await this.ownedByContent(p, s, check, roots, fallback)).owned) {
-          this.count('otherProjectFiles');
-          return;
-        }
-        this.push(found, 'cursor', p, s, cwdHint);
-      });
+      await this.claimFiles(found, 'cursor', files, check, roots, fallback, cwdHint);
     }
   }
 
@@ -505,13 +510,7 @@ export class TranscriptDiscovery {
     const m = String(today.getMonth() + 1).padStart(2, '0');
     const d = String(today.getDate()).padStart(2, '0');
     watch.add(path.join(root.dir, y, m, d));
-    await forEachLimit(files, 32, async (p) => {
-      const s = await this.statTranscript(p);
-      if (!s) return;
-      const o = await this.ownedByContent(p, s, 'cwd', roots, false);
-      if (o.owned) this.push(found, 'codex', p, s, o.cwd);
-      else this.count('otherProjectFiles');
-    });
+    await this.claimFiles(found, 'codex', files, 'cwd', roots, false, undefined);
   }
 
   // ─── Gemini ──────────────────────────────────────────────────────────────────────────────────
@@ -562,15 +561,7 @@ export class TranscriptDiscovery {
       }
       const check = owned.check;
       const cwd = owned.cwd;
-      await forEachLimit(files, 32, async (p) => {
-        const s = await this.statTranscript(p);
-        if (!s) return;
-        if (check !== 'none' && !(await this.ownedByContent(p, s, check, roots, false)).owned) {
-          this.count('otherProjectFiles');
-          return;
-        }
-        this.push(found, 'gemini', p, s, cwd);
-      });
+      await this.claimFiles(found, 'gemini', files, check, roots, false, cwd);
     }
   }
 

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { nullLogger, type Counters, type Logger } from '../../core/ports';
 import { noteMarkdownDefaultStrings, type NoteMarkdownStringKey } from '../../core/report/noteMarkdown';
-import { buildWebviewHtml, createNonce } from '../webviewHtml';
+import { localizeStrings, webviewPanelOptions, wirePanel } from '../webviewPanelHost';
 import { NoteController, type NoteActions } from './noteController';
 import { noteDefaultStrings, type NoteViewInput } from './protocol';
 
@@ -14,12 +14,12 @@ export type NotePanelActions = Partial<NoteActions>;
 
 /** The Show Note labels in the UI language (the English defaults are the l10n message keys). */
 export function localizedNoteStrings(): Record<string, string> {
-  return Object.fromEntries(Object.entries(noteDefaultStrings).map(([k, v]) => [k, vscode.l10n.t(v)]));
+  return localizeStrings(noteDefaultStrings);
 }
 
 /** The "Copy as Markdown" labels in the UI language. */
 export function localizedNoteMarkdownStrings(): Record<NoteMarkdownStringKey, string> {
-  return Object.fromEntries(Object.entries(noteMarkdownDefaultStrings).map(([k, v]) => [k, vscode.l10n.t(v)])) as Record<NoteMarkdownStringKey, string>;
+  return localizeStrings(noteMarkdownDefaultStrings);
 }
 
 export class NotePanel implements vscode.Disposable {
@@ -51,12 +51,7 @@ export class NotePanel implements vscode.Disposable {
       NotePanel.viewType,
       NotePanel.title(input),
       { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false },
-      {
-        enableScripts: true,
-        enableFindWidget: true,
-        retainContextWhenHidden: false,
-        localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'webviews'), vscode.Uri.joinPath(extensionUri, 'media')],
-      },
+      webviewPanelOptions(extensionUri),
     );
     return new NotePanel(panel, extensionUri, full, actions, log, counters);
   }
@@ -74,10 +69,8 @@ export class NotePanel implements vscode.Disposable {
     counters?: Counters,
   ) {
     NotePanel.current = this;
-    const webview = panel.webview;
-    panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'icon.png');
     this.controller = new NoteController(
-      webview,
+      panel.webview,
       input,
       {
         writeClipboard: (text) => vscode.env.clipboard.writeText(text),
@@ -90,21 +83,8 @@ export class NotePanel implements vscode.Disposable {
       { markdownStrings: localizedNoteMarkdownStrings(), counters },
     );
     this.disposables.push(
-      webview.onDidReceiveMessage((raw: unknown) => void this.controller.handleMessage(raw)),
-      panel.onDidChangeViewState((e) => void this.controller.setVisible(e.webviewPanel.visible)),
-      panel.onDidDispose(() => this.dispose()),
+      ...wirePanel(panel, extensionUri, this.controller, 'note', { title: vscode.l10n.t(noteDefaultStrings.title), loading: vscode.l10n.t(noteDefaultStrings.loading) }, () => this.dispose()),
     );
-    const asset = (name: string) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webviews', name)).toString();
-    webview.html = buildWebviewHtml({
-      cspSource: webview.cspSource,
-      nonce: createNonce(),
-      scriptUri: asset('note.js'),
-      styleUri: asset('note.css'),
-      title: vscode.l10n.t(noteDefaultStrings.title),
-      lang: vscode.env.language,
-      loadingText: vscode.l10n.t(noteDefaultStrings.loading),
-    });
-    void this.controller.setVisible(panel.visible);
   }
 
   /** The commit shown. */

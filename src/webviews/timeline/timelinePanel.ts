@@ -4,13 +4,13 @@
  */
 import * as vscode from 'vscode';
 import type { Counters, Logger } from '../../core/ports';
-import { buildWebviewHtml, createNonce } from '../webviewHtml';
+import { localizeStrings, webviewPanelOptions, wirePanel } from '../webviewPanelHost';
 import { timelineDefaultStrings, type TimelineFocus } from './protocol';
 import { TimelineController, type TimelineDataSource } from './timelineController';
 
 /** The Timeline labels in the UI language (the English defaults are the l10n message keys). */
 export function localizedTimelineStrings(): Record<string, string> {
-  return Object.fromEntries(Object.entries(timelineDefaultStrings).map(([k, v]) => [k, vscode.l10n.t(v)]));
+  return localizeStrings(timelineDefaultStrings);
 }
 
 export class TimelinePanel implements vscode.Disposable {
@@ -43,7 +43,7 @@ export class TimelinePanel implements vscode.Disposable {
       TimelinePanel.viewType,
       vscode.l10n.t(timelineDefaultStrings.title),
       { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
-      TimelinePanel.webviewOptions(extensionUri),
+      webviewPanelOptions(extensionUri),
     );
     const created = new TimelinePanel(panel, extensionUri, dataSource, log, counters);
     if (target) void created.controller.focus(target);
@@ -53,18 +53,8 @@ export class TimelinePanel implements vscode.Disposable {
   /** Restore a panel VS Code kept across a reload (used by {@link registerTimelineSerializer}). */
   static revive(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, dataSource: TimelineDataSource, log: Logger, counters?: Counters): TimelinePanel {
     TimelinePanel.current?.dispose();
-    panel.webview.options = TimelinePanel.webviewOptions(extensionUri);
+    panel.webview.options = webviewPanelOptions(extensionUri);
     return new TimelinePanel(panel, extensionUri, dataSource, log, counters);
-  }
-
-  private static webviewOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOptions & vscode.WebviewOptions {
-    return {
-      enableScripts: true,
-      enableFindWidget: true,
-      // Persist UI state only; the data is refetched on ready (style.md §2.7 point 8).
-      retainContextWhenHidden: false,
-      localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'webviews'), vscode.Uri.joinPath(extensionUri, 'media')],
-    };
   }
 
   private constructor(
@@ -75,30 +65,15 @@ export class TimelinePanel implements vscode.Disposable {
     counters?: Counters,
   ) {
     TimelinePanel.current = this;
-    const webview = panel.webview;
     panel.title = vscode.l10n.t(timelineDefaultStrings.title);
-    panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'icon.png');
-    this.controller = new TimelineController(webview, dataSource, log, {
+    this.controller = new TimelineController(panel.webview, dataSource, log, {
       strings: localizedTimelineStrings(),
       counters,
       onActionError: () => void vscode.window.showErrorMessage(vscode.l10n.t('Agent Note: the timeline action failed. See the log for details.')),
     });
     this.disposables.push(
-      webview.onDidReceiveMessage((raw: unknown) => void this.controller.handleMessage(raw)),
-      panel.onDidChangeViewState((e) => void this.controller.setVisible(e.webviewPanel.visible)),
-      panel.onDidDispose(() => this.dispose()),
+      ...wirePanel(panel, extensionUri, this.controller, 'timeline', { title: vscode.l10n.t(timelineDefaultStrings.title), loading: vscode.l10n.t(timelineDefaultStrings.loading) }, () => this.dispose()),
     );
-    const asset = (name: string) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webviews', name)).toString();
-    webview.html = buildWebviewHtml({
-      cspSource: webview.cspSource,
-      nonce: createNonce(),
-      scriptUri: asset('timeline.js'),
-      styleUri: asset('timeline.css'),
-      title: vscode.l10n.t(timelineDefaultStrings.title),
-      lang: vscode.env.language,
-      loadingText: vscode.l10n.t(timelineDefaultStrings.loading),
-    });
-    void this.controller.setVisible(panel.visible);
   }
 
   /** Select a commit and/or filter to a session in the open panel. */

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { Counters } from '../../../src/core/ports';
 import { SessionJournal } from '../../../src/node/journal/sessionJournal';
 import { AppliedKeys } from '../../../src/node/recorder/appliedKeys';
-import { lineChangeCounts } from '../../../src/node/recorder/lineChangeCounts';
+import { replacementStats } from '../../../src/core/agents/editStats';
 import { consumptionKey, readSessionSnapshot, responsesByTurn } from '../../../src/node/recorder/sessionSnapshot';
 
 const A = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
@@ -136,14 +136,14 @@ describe('recorder parts', () => {
     });
   });
 
-  describe('lineChangeCounts', () => {
+  describe('replacementStats (timeline counts)', () => {
     it('counts one contiguous change exactly (CRLF-insensitive)', () => {
-      assert.deepEqual(lineChangeCounts('a\nb\n', 'a\nb\nc\n'), { added: 1, removed: 0 });
-      assert.deepEqual(lineChangeCounts('a\nb\nc\n', 'a\nX\nc\n'), { added: 1, removed: 1 });
-      assert.deepEqual(lineChangeCounts('', 'x\ny'), { added: 2, removed: 0 });
-      assert.deepEqual(lineChangeCounts('x\r\ny\r\n', ''), { added: 0, removed: 2 });
-      assert.deepEqual(lineChangeCounts('a\r\nb\r\n', 'a\nb\n'), { added: 0, removed: 0 });
-      assert.deepEqual(lineChangeCounts('same', 'same'), { added: 0, removed: 0 });
+      assert.deepEqual(replacementStats('a\nb\n', 'a\nb\nc\n'), { added: 1, removed: 0 });
+      assert.deepEqual(replacementStats('a\nb\nc\n', 'a\nX\nc\n'), { added: 1, removed: 1 });
+      assert.deepEqual(replacementStats('', 'x\ny'), { added: 2, removed: 0 });
+      assert.deepEqual(replacementStats('x\r\ny\r\n', ''), { added: 0, removed: 2 });
+      assert.deepEqual(replacementStats('a\r\nb\r\n', 'a\nb\n'), { added: 0, removed: 0 });
+      assert.deepEqual(replacementStats('same', 'same'), { added: 0, removed: 0 });
     });
   });
 });

@@ -524,8 +524,12 @@ describe('RepositoryRecorder: a note on every commit', function () {
     await h.tick();
     const journalBefore = ['prompts.jsonl', 'events.jsonl', 'pre_blobs.jsonl', 'changes.jsonl'].map((f) => h!.journalFile(CLAUDE_SID, f));
 
+    const heartbeatBefore = h.recorder.sessions.get('claude', CLAUDE_SID)!.heartbeat;
+    h.advance(60_000);
     await h.reopen();
     const reloaded = h.recorder.sessions.get('claude', CLAUDE_SID);
+    // the session's last activity survives the reload (not "now": the status bar picks the latest session by it)
+    assert.ok(reloaded!.heartbeat <= heartbeatBefore && reloaded!.heartbeat > 0, `heartbeat ${reloaded!.heartbeat} vs ${heartbeatBefore}`);
     assert.deepEqual(
       reloaded?.turns.map((t) => [t.index, t.prompt, t.response]),
       [[1, 'Add b to app.ts', 'Added b.']],
