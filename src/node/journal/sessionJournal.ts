@@ -340,6 +340,15 @@ export class JournalSession {
     await appendJsonlLine(file, value);
   }
 
+  /** Size in bytes of our own `ext/<name>` file (0 when missing): a cheap "did anyone append?" check. */
+  async extSize(name: string): Promise<number> {
+    try {
+      return (await stat(this.extPath(name))).size;
+    } catch {
+      return 0;
+    }
+  }
+
   /** Reads our own `ext/<name>` JSONL file tolerantly (missing file: empty). */
   readJsonl(name: string): Promise<JsonlReadResult> {
     return readJsonlFile(this.extPath(name));

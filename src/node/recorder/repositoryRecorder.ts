@@ -105,12 +105,14 @@ interface LiveSession {
   js: JournalSession;
   /** prompt_id of each journaled turn. */
   promptIds: Map<number, string>;
-  /** Last response text written to events.jsonl per turn. */
+  /** Digest of the last response text written to events.jsonl, for the last few turns only. */
   lastResponse: Map<number, string>;
   transcriptPath?: string;
   started: boolean;
   /** Newest record time seen (the journal heartbeat; recordPrompt writes "now", we restore this). */
   heartbeat: number;
+  /** `ext/prompts.jsonl` by event key, valid while the file has `size` bytes (another window may append). */
+  promptExt?: { size: number; byKey: Map<string, PromptExtRecord> };
   /** events.jsonl already names the session's model. */
   modelJournaled?: boolean;
 }
@@ -398,7 +400,7 @@ export class RepositoryRecorder {
           js.readTranscriptPath(),
         ]);
         const heartbeat = (await js.readHeartbeat()) ?? 0;
-        const live: LiveSession = { agent, id, js, promptIds: new Map(), lastResponse: responsesByTurn(events.entries), started: true, heartbeat };
+        const live: LiveSession = { agent, id, js, promptIds: new Map(), lastResponse: responseDigests(responsesByTurn(events.entries)), started: true, heartbeat };
         if (transcriptPath) live.transcriptPath = transcriptPath;
         for (const p of prompts.entries) if (p.prompt_id && !live.promptIds.has(p.turn)) live.promptIds.set(p.turn, p.prompt_id);
         this.live.set(`${agent}:${id}`, live);
@@ -491,7 +493,7 @@ export class RepositoryRecorder {
     const live = await this.liveSession(event, transcriptPath);
     // records without a timestamp (Cursor) take the transcript's modification time, not "now"
     const source = { key, ...(transcriptPath ? { transcriptPath } : {}), ...(fileTimeMs !== undefined ? { fileTimeMs } : {}) };
-    const time = eventTime(event, this.clock.now());
+    const time = eventTime(event, fileTimeMs ?? this.clock.now());
     if (live) {
       const t = ctx.touched.get(live) ?? { maxTime: 0 };
       t.maxTime = Math.max(t.maxTime, time);
@@ -513,7 +515,7 @@ export class RepositoryRecorder {
           this.sessions.apply(event, source);
           return;
         }
-        const elsewhere = (await readPromptExt(live.js)).find((r) => r.key === key);
+        const elsewhere = (await this.promptExtIndex(live)).get(key);
         let journalTurn = elsewhere ? elsewhere.turn - 1 : await live.js.readTurn();
         const before = this.sessions.get(event.agent, event.sessionId);
         const modelTurn = lastTurn(before)?.index ?? 0;
@@ -554,6 +556,10 @@ export class RepositoryRecorder {
         const ext: PromptExtRecord = { key, turn: r.turn, promptId: r.promptId, time };
         if (event.recordId !== undefined) ext.recordId = event.recordId;
         await live.js.appendJsonl(extFiles.prompts, ext);
+        if (live.promptExt) {
+          live.promptExt.byKey.set(key, ext);
+          live.promptExt.size = await live.js.extSize(extFiles.prompts);
+        }
         this.generation++;
         return;
       }
@@ -590,6 +596,19 @@ export class RepositoryRecorder {
       default:
         this.sessions.apply(event, source);
     }
+  }
+
+  /**
+   * Our prompt records of a live session by event key. Re-read only when the file's size is not
+   * the one we left it at (a second window on this repository appended): one stat per prompt
+   * instead of reading a file that grows with every turn.
+   */
+  private async promptExtIndex(live: LiveSession): Promise<Map<string, PromptExtRecord>> {
+    const size = await live.js.extSize(extFiles.prompts);
+    if (live.promptExt?.size === size) return live.promptExt.byKey;
+    const byKey = new Map((await readPromptExt(live.js)).map((r) => [r.key, r]));
+    live.promptExt = { size, byKey };
+    return byKey;
   }
 
   /** The journal session of an event's session; first sight writes `agent`, `transcript_path` and session_start. */
@@ -703,10 +722,14 @@ export class RepositoryRecorder {
       for (const t of s.turns) {
         if (t.index <= 0 || t.index < lastIndex - 2) continue;
         const text = t.response;
-        if (!text || live.lastResponse.get(t.index) === text) continue;
+        if (!text) continue;
+        const digest = sha1(text);
+        if (live.lastResponse.get(t.index) === digest) continue;
         await live.js.appendEvent({ event: 'response', session_id: live.id, timestamp: new Date(this.clock.now()).toISOString(), turn: t.index, response: text });
-        live.lastResponse.set(t.index, text);
+        live.lastResponse.set(t.index, digest);
       }
+      // only the last turns can still grow: forget the older ones (memory stays flat over long sessions)
+      for (const index of live.lastResponse.keys()) if (index < lastIndex - 2) live.lastResponse.delete(index);
     } catch (e) {
       this.counters.inc('recorder.eventFailures');
       this.log.warn(`could not update session ${live.id.slice(0, 8)}: ${errorText(e)}`);
@@ -1154,6 +1177,10 @@ function aiTimelineRecord(r: PairExtRecord, agent: string, sessionId: string): T
 
 function unclaimedTimelineRecord(r: UnclaimedEditRecord): TimelineEditRecord {
   return { id: r.id, time: r.time, file: r.file, origin: r.origin, added: r.added, removed: r.removed, preBlob: r.preBlob, postBlob: r.postBlob };
+}
+
+function responseDigests(byTurn: Map<number, string>): Map<number, string> {
+  return new Map([...byTurn].map(([turn, text]) => [turn, sha1(text)]));
 }
 
 function sha1(text: string): string {

@@ -111,7 +111,8 @@ export class TranscriptTailer {
   private rerun = false;
   private disposed = false;
   private gone = false;
-  private readonly buffer: Buffer;
+  /** Read chunk size; the buffer exists only while a read runs (20 idle tailers hold no chunk each). */
+  private readonly chunkSize: number;
   readonly stats: TailerStats = {
     reads: 0,
     bytesRead: 0,
@@ -138,7 +139,7 @@ export class TranscriptTailer {
       sidechain: opts.sidechain,
     });
     this.splitter = new LineSplitter({ maxLineBytes: opts.maxLineBytes });
-    this.buffer = Buffer.allocUnsafe(opts.chunkSize ?? 256 * 1024);
+    this.chunkSize = opts.chunkSize ?? 256 * 1024;
   }
 
   /** Parser statistics (records, skipped by reason). */
@@ -284,13 +285,14 @@ export class TranscriptTailer {
       this.lastMtimeMs = mtimeMs;
       this.stats.reads++;
       const batch: { event: AgentEvent; offset: number; index: number; key: string }[] = [];
-      while (this.readPos < size && !this.disposed) {
-        const want = Math.min(this.buffer.length, size - this.readPos);
-        const { bytesRead } = await fh.read(this.buffer, 0, want, this.readPos);
+      const buffer = size > this.readPos ? Buffer.allocUnsafe(Math.min(this.chunkSize, size - this.readPos)) : undefined;
+      while (buffer && this.readPos < size && !this.disposed) {
+        const want = Math.min(buffer.length, size - this.readPos);
+        const { bytesRead } = await fh.read(buffer, 0, want, this.readPos);
         if (bytesRead === 0) break;
         this.readPos += bytesRead;
         this.stats.bytesRead += bytesRead;
-        for (const line of this.splitter.push(this.buffer.subarray(0, bytesRead))) {
+        for (const line of this.splitter.push(buffer.subarray(0, bytesRead))) {
           this.parser.push(line.text).forEach((event, index) => batch.push({ event, offset: line.offset, index, key: `${this.filePath}:${line.offset}:${index}` }));
         }
         // deliver in bounded batches so a huge backlog does not pile up in memory

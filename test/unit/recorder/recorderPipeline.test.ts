@@ -132,6 +132,27 @@ describe('RepositoryRecorder: pipeline details', function () {
     assert.equal(h.journalFile(SID, 'heartbeat'), String(T0));
   });
 
+  it('records without timestamps (Cursor) take the transcript time: an old transcript read at start-up makes no edit claims', async () => {
+    const hh = (h = await Harness.create({ 'a.ts': 'a\n' }));
+    const CID = 'c0ffee00-1111-4222-8333-444455556666';
+    const file = '/home/u/.cursor/projects/p/agent-transcripts/x/x.jsonl';
+    const old = T0 - 6 * 3600 * 1000;
+    const batch = (fileTimeMs: number, offset: number) =>
+      [
+        { event: { kind: 'prompt', agent: 'cursor', sessionId: CID, text: `prompt at ${offset}` } as const, key: `${file}:${offset}:0` },
+        { event: { kind: 'edit', agent: 'cursor', sessionId: CID, file: hh.repo.path('a.ts'), tool: 'Write', contents: `a\n${offset}\n` } as const, key: `${file}:${offset + 50}:0` },
+      ].map((i) => ({ ...i, transcriptPath: file, fileTimeMs }));
+    await h.recorder.onAgentEvents(batch(old, 0));
+    await h.recorder.settle();
+    assert.equal(h.recorder.counters.get('recorder.staleEdits'), 1);
+    assert.equal(h.recorder.counters.get('recorder.claims'), 0);
+    // the same transcript growing now (file time = now): its new edit is a live claim
+    await h.recorder.onAgentEvents(batch(T0, 100));
+    await h.recorder.settle();
+    assert.equal(h.recorder.counters.get('recorder.staleEdits'), 1);
+    assert.equal(h.recorder.counters.get('recorder.claims'), 1);
+  });
+
   it('a growing response appends a new response event; readers take the last one', async () => {
     h = await Harness.create({});
     const s = h.session('claude', SID, 'claude-opus-4-6');

@@ -174,4 +174,15 @@ describe('SessionModel', () => {
     m.apply({ agent: 'claude', sessionId: 's', kind: 'prompt', text: 'p6' });
     assert.deepEqual(m.get('claude', 's')!.turns.map((t) => t.index), [4, 5, 6]);
   });
+
+  it('ignores a re-delivered recent event after a long session (bounded de-duplication)', () => {
+    const m = new SessionModel({ clock: new FakeClock(T0) });
+    const tool = (i: number) => ({ event: { agent: 'claude' as const, sessionId: 's', kind: 'tool' as const, tool: `T${i}` }, source: { key: `/t.jsonl:${i}:0` } });
+    m.apply({ agent: 'claude', sessionId: 's', kind: 'prompt', text: 'long one' });
+    for (let i = 0; i < 10_000; i++) m.applyAll([tool(i)]);
+    assert.equal(m.get('claude', 's')!.turns[0].tools.length, 10_000);
+    // the last thousand events arrive again (a tailer re-read after a truncation): nothing changes
+    for (let i = 9_000; i < 10_000; i++) m.applyAll([{ ...tool(i), event: { ...tool(i).event, tool: 'Again' } }]);
+    assert.equal(m.get('claude', 's')!.turns[0].tools.includes('Again'), false);
+  });
 });
