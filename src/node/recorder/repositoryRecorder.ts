@@ -4,6 +4,7 @@ import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { attributionInputFrom, buildNote, type RedactFn } from '../../core/notes/noteBuilder';
 import { encodeNote } from '../../core/notes/noteCodec';
+import { countRedactionMarkers } from '../../core/redaction/redactor';
 import { markerToCommittedPairLine } from '../../core/notes/promptWindow';
 import { EditCapture, recordContent, type AgentClaim, type CaptureOutput, type ContentTransition, type EditCaptureOptions } from '../../core/capture/editCapture';
 import { agentIds, type AgentEvent, type AgentId, type EditEvent } from '../../core/model/agentEvents';
@@ -80,7 +81,12 @@ export interface RepositoryRecorderOptions {
   git: GitRunner;
   log: Logger;
   clock?: Clock;
-  /** Applied to prompts, responses and contexts written into notes (not to the local journal). */
+  /**
+   * Applied to prompt and response text before it is written into the session journal (the
+   * files a note is built from) and again to prompts, responses and contexts of the note. The
+   * note's redaction count is the number of markers in its text, so secrets redacted at journal
+   * time still count.
+   */
   redact?: RedactFn;
   /** Journal retention (setting `agentNote.journal.retentionDays`); default 14. */
   journalRetentionDays?: number;
@@ -105,8 +111,10 @@ interface LiveSession {
   js: JournalSession;
   /** prompt_id of each journaled turn. */
   promptIds: Map<number, string>;
-  /** Last response text written to events.jsonl per turn. */
+  /** Last response text written to events.jsonl per turn (redacted, as journaled). */
   lastResponse: Map<number, string>;
+  /** The unredacted text that produced lastResponse (skips redacting an unchanged response again). */
+  lastResponseSource?: Map<number, string>;
   transcriptPath?: string;
   started: boolean;
   /** Newest record time seen (the journal heartbeat; recordPrompt writes "now", we restore this). */
@@ -539,7 +547,7 @@ export class RepositoryRecorder {
           return;
         }
         const r = await live.js.recordPrompt({
-          prompt: event.text,
+          prompt: this.journalText(event.text),
           agent: live.agent,
           model: event.model ?? this.sessions.get(event.agent, event.sessionId)?.model ?? null,
           ...(transcriptPath ? { transcriptPath } : {}),
@@ -702,8 +710,13 @@ export class RepositoryRecorder {
       const lastIndex = s.turns.length > 0 ? s.turns[s.turns.length - 1].index : 0;
       for (const t of s.turns) {
         if (t.index <= 0 || t.index < lastIndex - 2) continue;
-        const text = t.response;
-        if (!text || live.lastResponse.get(t.index) === text) continue;
+        const raw = t.response;
+        if (!raw) continue;
+        const sources = (live.lastResponseSource ??= new Map());
+        if (sources.get(t.index) === raw) continue;
+        const text = this.journalText(raw);
+        sources.set(t.index, raw);
+        if (live.lastResponse.get(t.index) === text) continue;
         await live.js.appendEvent({ event: 'response', session_id: live.id, timestamp: new Date(this.clock.now()).toISOString(), turn: t.index, response: text });
         live.lastResponse.set(t.index, text);
       }
@@ -711,6 +724,14 @@ export class RepositoryRecorder {
       this.counters.inc('recorder.eventFailures');
       this.log.warn(`could not update session ${live.id.slice(0, 8)}: ${errorText(e)}`);
     }
+  }
+
+  /** Prompt or response text as the journal stores it: redacted (the journal is what notes are built from). */
+  private journalText(text: string): string {
+    if (!this.redact || !text) return text;
+    const r = this.redact(text);
+    if (r.count > 0) this.counters.inc('recorder.journalRedactions', r.count);
+    return r.text;
   }
 
   // ── capture outputs ──
@@ -981,7 +1002,7 @@ export class RepositoryRecorder {
         sessions,
         attribution: attributionInputFrom(result),
         clock: this.clock,
-        ...(this.redact ? { redact: this.redact } : {}),
+        ...(this.redact ? { redact: noteRedaction(this.redact) } : {}),
         log: this.log,
       });
       if (!built) return { kind: 'human-only' };
@@ -1051,7 +1072,7 @@ export class RepositoryRecorder {
     const d = await this.notes.read(to);
     const a = d?.kind === 'valid' ? d.note.attribution : undefined;
     this.log.info(`note of ${from.slice(0, 8)} copied to amended ${to.slice(0, 8)}`);
-    return { kind: 'written', noteBytes: Buffer.byteLength(raw, 'utf8'), aiRatio: a?.ai_ratio ?? 0, method: a?.method ?? 'none', redactions: 0 };
+    return { kind: 'written', noteBytes: Buffer.byteLength(raw, 'utf8'), aiRatio: a?.ai_ratio ?? 0, method: a?.method ?? 'none', redactions: countRedactionMarkers(raw) };
   }
 
   private async commitInfo(sha: string): Promise<{ parents: string[]; time: number; tree: string; subject: string }> {
@@ -1120,6 +1141,14 @@ export class RepositoryRecorder {
     }
     return undefined;
   }
+}
+
+/** The note-time redactor: its count is every marker in the result, also those the journal already holds. */
+function noteRedaction(redact: RedactFn): RedactFn {
+  return (text) => {
+    const r = redact(text);
+    return { text: r.text, count: countRedactionMarkers(r.text) };
+  };
 }
 
 function isAgentId(v: string): v is AgentId {
