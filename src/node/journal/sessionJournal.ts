@@ -146,6 +146,8 @@ export class SessionJournal {
   readonly log: Logger;
   readonly counters: Counters;
   readonly ttlMs: number;
+  /** Skipped-line counts already reported per file set (the same bad lines are not logged on every read). */
+  readonly reportedSkips = new Map<string, number>();
 
   constructor(
     /** Absolute `<git-dir>/agentnote` directory. */
@@ -424,7 +426,11 @@ export class JournalSession {
     }
     if (skipped > 0) {
       this.journal.counters.inc('journal.skippedLines', skipped);
-      this.journal.log.debug(`session ${this.id}: skipped ${skipped} unusable journal line(s)`);
+      const what = `${this.id}/${path.basename(files[files.length - 1] ?? '')}`;
+      if (this.journal.reportedSkips.get(what) !== skipped) {
+        this.journal.reportedSkips.set(what, skipped);
+        this.journal.log.info(`journal ${what}: skipped ${skipped} unusable line(s)`);
+      }
     }
     return { entries, skipped };
   }

@@ -477,6 +477,7 @@ export class RepositoryRecorder {
 
   private async applyBatch(batch: readonly { event: AgentEvent; key: string; transcriptPath?: string; fileTimeMs?: number }[]): Promise<void> {
     const ctx: BatchContext = { touched: new Map(), claims: [] };
+    const ignoredBefore = this.counters.get('recorder.editsOutsideRepo') + this.counters.get('recorder.invalidSessionIds') + this.counters.get('recorder.eventFailures');
     for (const item of batch) {
       if (this.keys.has(item.key)) {
         this.counters.inc('recorder.duplicateEvents');
@@ -493,6 +494,12 @@ export class RepositoryRecorder {
     await this.addClaims(ctx.claims);
     for (const [live, t] of ctx.touched) await this.finishSession(live, t.maxTime);
     await this.keys.save();
+    const outside = this.counters.get('recorder.editsOutsideRepo') + this.counters.get('recorder.invalidSessionIds') + this.counters.get('recorder.eventFailures') - ignoredBefore;
+    if (outside > 0) {
+      this.log.info(
+        `transcript records ignored: ${outside} of ${batch.length} (so far: ${this.counters.get('recorder.editsOutsideRepo')} edit(s) outside the repository, ${this.counters.get('recorder.invalidSessionIds')} unusable session id(s), ${this.counters.get('recorder.eventFailures')} failed)`,
+      );
+    }
   }
 
   private async applyEvent(event: AgentEvent, key: string, transcriptPath: string | undefined, ctx: BatchContext, fileTimeMs?: number): Promise<void> {
