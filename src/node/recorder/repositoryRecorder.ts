@@ -121,6 +121,8 @@ interface LiveSession {
   heartbeat: number;
   /** events.jsonl already names the session's model. */
   modelJournaled?: boolean;
+  /** Claim keys in `ext/pairs.jsonl` and the file size they were read at (re-read when another writer grew it). */
+  pairClaims?: { size: number; keys: Set<string> };
 }
 
 interface BatchContext {
@@ -528,48 +530,8 @@ export class RepositoryRecorder {
           this.sessions.apply(event, source);
           return;
         }
-        const elsewhere = (await readPromptExt(live.js)).find((r) => r.key === key);
-        let journalTurn = elsewhere ? elsewhere.turn - 1 : await live.js.readTurn();
-        const before = this.sessions.get(event.agent, event.sessionId);
-        const modelTurn = lastTurn(before)?.index ?? 0;
-        if (modelTurn > journalTurn && !elsewhere) {
-          // the journal lost turns the model still has (session directory removed): catch up
-          await live.js.writeTurn(modelTurn);
-          journalTurn = modelTurn;
-        }
-        if (!before || before.turns.every((t) => t.index === 0)) {
-          this.sessions.apply({ kind: 'session', agent: event.agent, sessionId: event.sessionId, priorTurns: journalTurn });
-        } else this.sessions.reserveTurns(event.agent, event.sessionId, journalTurn);
-        const last = lastTurn(this.sessions.get(event.agent, event.sessionId));
-        this.sessions.apply(event, source);
-        const now = lastTurn(this.sessions.get(event.agent, event.sessionId));
-        if (!now || now === last || now.index <= 0) {
-          this.counters.inc('recorder.promptUpserts');
-          return;
-        }
-        if (elsewhere) {
-          // another recorder (a second editor window on this repository) journaled this prompt
-          live.promptIds.set(elsewhere.turn, elsewhere.promptId);
-          this.counters.inc('recorder.promptsJournaledElsewhere');
-          return;
-        }
-        const r = await live.js.recordPrompt({
-          prompt: this.journalText(event.text),
-          agent: live.agent,
-          model: event.model ?? this.sessions.get(event.agent, event.sessionId)?.model ?? null,
-          ...(transcriptPath ? { transcriptPath } : {}),
-          setActive: this.clock.now() - time <= heartbeatTtlMs,
-        });
-        if (transcriptPath) live.transcriptPath ??= transcriptPath;
-        if (r.turn !== now.index) {
-          this.counters.inc('recorder.turnMismatch');
-          this.log.warn(`session ${live.id.slice(0, 8)}: journal turn ${r.turn} ≠ model turn ${now.index} (another writer?)`);
-        }
-        live.promptIds.set(r.turn, r.promptId);
-        const ext: PromptExtRecord = { key, turn: r.turn, promptId: r.promptId, time };
-        if (event.recordId !== undefined) ext.recordId = event.recordId;
-        await live.js.appendJsonl(extFiles.prompts, ext);
-        this.generation++;
+        // locked across processes: a second window tailing the same transcript journals each prompt once
+        await live.js.withLock(() => this.journalPrompt(event, key, live, source, time, transcriptPath));
         return;
       }
       case 'session': {
@@ -605,6 +567,59 @@ export class RepositoryRecorder {
       default:
         this.sessions.apply(event, source);
     }
+  }
+
+  /** A prompt of a journaled session (called holding the session lock). */
+  private async journalPrompt(
+    event: Extract<AgentEvent, { kind: 'prompt' }>,
+    key: string,
+    live: LiveSession,
+    source: { key: string; transcriptPath?: string; fileTimeMs?: number },
+    time: number,
+    transcriptPath: string | undefined,
+  ): Promise<void> {
+    const elsewhere = (await readPromptExt(live.js)).find((r) => r.key === key);
+    let journalTurn = elsewhere ? elsewhere.turn - 1 : await live.js.readTurn();
+    const before = this.sessions.get(event.agent, event.sessionId);
+    const modelTurn = lastTurn(before)?.index ?? 0;
+    if (modelTurn > journalTurn && !elsewhere) {
+      // the journal lost turns the model still has (session directory removed): catch up
+      await live.js.writeTurn(modelTurn);
+      journalTurn = modelTurn;
+    }
+    if (!before || before.turns.every((t) => t.index === 0)) {
+      this.sessions.apply({ kind: 'session', agent: event.agent, sessionId: event.sessionId, priorTurns: journalTurn });
+    } else this.sessions.reserveTurns(event.agent, event.sessionId, journalTurn);
+    const last = lastTurn(this.sessions.get(event.agent, event.sessionId));
+    this.sessions.apply(event, source);
+    const now = lastTurn(this.sessions.get(event.agent, event.sessionId));
+    if (!now || now === last || now.index <= 0) {
+      this.counters.inc('recorder.promptUpserts');
+      return;
+    }
+    if (elsewhere) {
+      // another recorder (a second editor window on this repository) journaled this prompt
+      live.promptIds.set(elsewhere.turn, elsewhere.promptId);
+      this.counters.inc('recorder.promptsJournaledElsewhere');
+      return;
+    }
+    const r = await live.js.recordPrompt({
+      prompt: this.journalText(event.text),
+      agent: live.agent,
+      model: event.model ?? this.sessions.get(event.agent, event.sessionId)?.model ?? null,
+      ...(transcriptPath ? { transcriptPath } : {}),
+      setActive: this.clock.now() - time <= heartbeatTtlMs,
+    });
+    if (transcriptPath) live.transcriptPath ??= transcriptPath;
+    if (r.turn !== now.index) {
+      this.counters.inc('recorder.turnMismatch');
+      this.log.warn(`session ${live.id.slice(0, 8)}: journal turn ${r.turn} ≠ model turn ${now.index} (another writer?)`);
+    }
+    live.promptIds.set(r.turn, r.promptId);
+    const ext: PromptExtRecord = { key, turn: r.turn, promptId: r.promptId, time };
+    if (event.recordId !== undefined) ext.recordId = event.recordId;
+    await live.js.appendJsonl(extFiles.prompts, ext);
+    this.generation++;
   }
 
   /** The journal session of an event's session; first sight writes `agent`, `transcript_path` and session_start. */
@@ -862,6 +877,26 @@ export class RepositoryRecorder {
     const c = o.claim;
     const live = this.live.get(`${c.agent}:${c.sessionId}`);
     if (!live) return;
+    // A second window on this repository tails the same transcript and sees the same file change:
+    // the agent record (claim key) decides, under the session lock, which window journals the pair.
+    await live.js.withLock(async () => {
+      const pairsFile = path.join(live.js.dir, 'ext', extFiles.pairs);
+      const size = async () => (await stat(pairsFile).catch(() => undefined))?.size ?? 0;
+      const now = await size();
+      if (!live.pairClaims || live.pairClaims.size !== now) live.pairClaims = { size: now, keys: new Set((await readPairExt(live.js)).map((r) => r.claimKey)) };
+      if (live.pairClaims.keys.has(c.key)) {
+        this.counters.inc('recorder.pairsJournaledElsewhere');
+        this.rememberPairedClaim(c.key);
+        return;
+      }
+      await this.writePairLocked(live, o, preBlob, postBlob, emptyBlob);
+      live.pairClaims.keys.add(c.key);
+      live.pairClaims.size = await size();
+    });
+  }
+
+  private async writePairLocked(live: LiveSession, o: Extract<CaptureOutput, { kind: 'ai' | 'ai-record' }>, preBlob: string | undefined, postBlob: string, emptyBlob: string): Promise<void> {
+    const c = o.claim;
     const transition = o.kind === 'ai' ? o.transition : undefined;
     const pairId = `an-${sha1(`${c.key}\0${transition?.id ?? 'record'}`).slice(0, 24)}`;
     const promptId = live.promptIds.get(c.turn) ?? null;
