@@ -53,6 +53,19 @@ export function redactionMarker(id: string): string {
   return `[REDACTED:${id}]`;
 }
 
+const ownMarker = /\[REDACTED:[A-Za-z0-9_.-]{1,64}\]/g;
+
+/**
+ * Number of `[REDACTED:<id>]` markers in a text: what a note built from an already redacted
+ * journal reports as its redaction count (the journal is redacted before it is written).
+ */
+export function countRedactionMarkers(text: string): number {
+  let n = 0;
+  ownMarker.lastIndex = 0;
+  while (ownMarker.exec(text) !== null) n++;
+  return n;
+}
+
 /** Existing markers (ours, and bare `[REDACTED]` placeholders some agents write): never touched again. */
 const existingMarker = /\[REDACTED(?::[A-Za-z0-9_.-]{1,64})?\]/g;
 const maxDepth = 1000;

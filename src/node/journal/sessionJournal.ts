@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { z } from 'zod';
 import type { ChangeLine, CommittedPairLine, EventLine, PreBlobLine, PromptLine } from '../../core/model/journal';
@@ -43,6 +43,11 @@ export type RotatedStem = (typeof rotatedStems)[number];
 
 /** Heartbeat freshness of the CLI (prepare-commit-msg, `commit`, `status`): 3600 s. */
 export const heartbeatTtlMs = 3600 * 1000;
+
+/** A session lock older than this is left over from a crashed writer and is broken. */
+const staleLockMs = 10_000;
+/** Longest wait for a session lock; after that the work runs anyway (never blocks recording for good). */
+const lockWaitMs = 5_000;
 
 /** Default retention of finished sessions and of turn archives: 14 days. */
 export const defaultJournalTtlMs = 14 * 24 * 3600 * 1000;
@@ -146,6 +151,8 @@ export class SessionJournal {
   readonly log: Logger;
   readonly counters: Counters;
   readonly ttlMs: number;
+  /** Skipped-line counts already reported per file set (the same bad lines are not logged on every read). */
+  readonly reportedSkips = new Map<string, number>();
 
   constructor(
     /** Absolute `<git-dir>/agentnote` directory. */
@@ -297,6 +304,49 @@ export class JournalSession {
     readonly dir: string,
   ) {}
 
+  /**
+   * Runs `fn` holding the session's cross-process lock `ext/journal.lock` (created with O_EXCL):
+   * two editor windows on one repository tail the same transcripts, and a check-then-write such
+   * as "has this prompt been journaled yet?" must not interleave between them. A lock older than
+   * 10 s is broken (a crashed writer); after waiting 5 s `fn` runs without it and the wait is
+   * counted, so recording is never blocked for good. Serialized per session inside this process.
+   */
+  withLock<T>(fn: () => Promise<T>): Promise<T> {
+    return serialized(`${this.dir}#lock`, async () => {
+      const file = path.join(this.dir, journalFileNames.ext, 'journal.lock');
+      await mkdir(path.dirname(file), { recursive: true });
+      const started = Date.now();
+      let held = false;
+      for (let attempt = 0; !held; attempt++) {
+        try {
+          const fh = await open(file, 'wx', 0o600);
+          await fh.writeFile(`${process.pid} ${Date.now()}\n`);
+          await fh.close();
+          held = true;
+        } catch (e) {
+          if (!isErrno(e, 'EEXIST')) throw e;
+          const age = await stat(file).then((st) => Date.now() - st.mtimeMs, () => 0);
+          if (age > staleLockMs) {
+            await unlink(file).catch(() => undefined);
+            this.journal.counters.inc('journal.staleLocksBroken');
+            continue;
+          }
+          if (Date.now() - started > lockWaitMs) {
+            this.journal.counters.inc('journal.lockTimeouts');
+            this.journal.log.warn(`journal session ${this.id.slice(0, 8)}: lock still held after ${lockWaitMs} ms, continuing without it`);
+            break;
+          }
+          await new Promise((r) => setTimeout(r, Math.min(50, 5 + attempt * 5)));
+        }
+      }
+      try {
+        return await fn();
+      } finally {
+        if (held) await unlink(file).catch(() => undefined);
+      }
+    });
+  }
+
   /** Creates the session directory (and parents) if needed. */
   async ensureDir(): Promise<void> {
     await mkdir(this.dir, { recursive: true });
@@ -433,7 +483,11 @@ export class JournalSession {
     }
     if (skipped > 0) {
       this.journal.counters.inc('journal.skippedLines', skipped);
-      this.journal.log.debug(`session ${this.id}: skipped ${skipped} unusable journal line(s)`);
+      const what = `${this.id}/${path.basename(files[files.length - 1] ?? '')}`;
+      if (this.journal.reportedSkips.get(what) !== skipped) {
+        this.journal.reportedSkips.set(what, skipped);
+        this.journal.log.info(`journal ${what}: skipped ${skipped} unusable line(s)`);
+      }
     }
     return { entries, skipped };
   }

@@ -180,7 +180,11 @@ export class NoteStore {
       const text = await this.readBlobText(blob);
       if (text === undefined) return undefined;
       d = decodeNote(text);
-      if (d.kind === 'invalid') this.log.debug(`note ${blob.slice(0, 12)} is invalid: ${d.reason}`);
+      if (d.kind === 'invalid') {
+        // once per note blob (decoded notes are cached): the reason names the problem, never the text
+        this.git.counters.inc('notes.invalid');
+        this.log.info(`note ${blob.slice(0, 12)} of ${commit.slice(0, 12)} is not a usable Agent Note: ${d.reason}`);
+      }
       this.decoded.set(blob, d);
     }
     return structuredClone(d);

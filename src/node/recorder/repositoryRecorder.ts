@@ -4,6 +4,7 @@ import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { attributionInputFrom, buildNote, type RedactFn } from '../../core/notes/noteBuilder';
 import { encodeNote } from '../../core/notes/noteCodec';
+import { countRedactionMarkers } from '../../core/redaction/redactor';
 import { markerToCommittedPairLine } from '../../core/notes/promptWindow';
 import { EditCapture, recordContent, type AgentClaim, type CaptureOutput, type ContentTransition, type EditCaptureOptions } from '../../core/capture/editCapture';
 import { agentIds, type AgentEvent, type AgentId, type EditEvent } from '../../core/model/agentEvents';
@@ -80,7 +81,12 @@ export interface RepositoryRecorderOptions {
   git: GitRunner;
   log: Logger;
   clock?: Clock;
-  /** Applied to prompts, responses and contexts written into notes (not to the local journal). */
+  /**
+   * Applied to prompt and response text before it is written into the session journal (the
+   * files a note is built from) and again to prompts, responses and contexts of the note. The
+   * note's redaction count is the number of markers in its text, so secrets redacted at journal
+   * time still count.
+   */
   redact?: RedactFn;
   /** Journal retention (setting `agentNote.journal.retentionDays`); default 14. */
   journalRetentionDays?: number;
@@ -105,8 +111,11 @@ interface LiveSession {
   js: JournalSession;
   /** prompt_id of each journaled turn. */
   promptIds: Map<number, string>;
-  /** Digest of the last response text written to events.jsonl, for the last few turns only. */
+  /** Last response text written to events.jsonl per turn (redacted, as journaled). */
+  /** Digest of the last response written to events.jsonl per turn (redacted, as journaled), last few turns only. */
   lastResponse: Map<number, string>;
+  /** Digest of the unredacted text that produced lastResponse (skips redacting an unchanged response again). */
+  lastResponseSource?: Map<number, string>;
   transcriptPath?: string;
   started: boolean;
   /** Newest record time seen (the journal heartbeat; recordPrompt writes "now", we restore this). */
@@ -115,6 +124,8 @@ interface LiveSession {
   promptExt?: { size: number; byKey: Map<string, PromptExtRecord> };
   /** events.jsonl already names the session's model. */
   modelJournaled?: boolean;
+  /** Claim keys in `ext/pairs.jsonl` and the file size they were read at (re-read when another writer grew it). */
+  pairClaims?: { size: number; keys: Set<string> };
 }
 
 interface BatchContext {
@@ -471,6 +482,7 @@ export class RepositoryRecorder {
 
   private async applyBatch(batch: readonly { event: AgentEvent; key: string; transcriptPath?: string; fileTimeMs?: number }[]): Promise<void> {
     const ctx: BatchContext = { touched: new Map(), claims: [] };
+    const ignoredBefore = this.counters.get('recorder.editsOutsideRepo') + this.counters.get('recorder.invalidSessionIds') + this.counters.get('recorder.eventFailures');
     for (const item of batch) {
       if (this.keys.has(item.key)) {
         this.counters.inc('recorder.duplicateEvents');
@@ -487,6 +499,12 @@ export class RepositoryRecorder {
     await this.addClaims(ctx.claims);
     for (const [live, t] of ctx.touched) await this.finishSession(live, t.maxTime);
     await this.keys.save();
+    const outside = this.counters.get('recorder.editsOutsideRepo') + this.counters.get('recorder.invalidSessionIds') + this.counters.get('recorder.eventFailures') - ignoredBefore;
+    if (outside > 0) {
+      this.log.info(
+        `transcript records ignored: ${outside} of ${batch.length} (so far: ${this.counters.get('recorder.editsOutsideRepo')} edit(s) outside the repository, ${this.counters.get('recorder.invalidSessionIds')} unusable session id(s), ${this.counters.get('recorder.eventFailures')} failed)`,
+      );
+    }
   }
 
   private async applyEvent(event: AgentEvent, key: string, transcriptPath: string | undefined, ctx: BatchContext, fileTimeMs?: number): Promise<void> {
@@ -515,52 +533,8 @@ export class RepositoryRecorder {
           this.sessions.apply(event, source);
           return;
         }
-        const elsewhere = (await this.promptExtIndex(live)).get(key);
-        let journalTurn = elsewhere ? elsewhere.turn - 1 : await live.js.readTurn();
-        const before = this.sessions.get(event.agent, event.sessionId);
-        const modelTurn = lastTurn(before)?.index ?? 0;
-        if (modelTurn > journalTurn && !elsewhere) {
-          // the journal lost turns the model still has (session directory removed): catch up
-          await live.js.writeTurn(modelTurn);
-          journalTurn = modelTurn;
-        }
-        if (!before || before.turns.every((t) => t.index === 0)) {
-          this.sessions.apply({ kind: 'session', agent: event.agent, sessionId: event.sessionId, priorTurns: journalTurn });
-        } else this.sessions.reserveTurns(event.agent, event.sessionId, journalTurn);
-        const last = lastTurn(this.sessions.get(event.agent, event.sessionId));
-        this.sessions.apply(event, source);
-        const now = lastTurn(this.sessions.get(event.agent, event.sessionId));
-        if (!now || now === last || now.index <= 0) {
-          this.counters.inc('recorder.promptUpserts');
-          return;
-        }
-        if (elsewhere) {
-          // another recorder (a second editor window on this repository) journaled this prompt
-          live.promptIds.set(elsewhere.turn, elsewhere.promptId);
-          this.counters.inc('recorder.promptsJournaledElsewhere');
-          return;
-        }
-        const r = await live.js.recordPrompt({
-          prompt: event.text,
-          agent: live.agent,
-          model: event.model ?? this.sessions.get(event.agent, event.sessionId)?.model ?? null,
-          ...(transcriptPath ? { transcriptPath } : {}),
-          setActive: this.clock.now() - time <= heartbeatTtlMs,
-        });
-        if (transcriptPath) live.transcriptPath ??= transcriptPath;
-        if (r.turn !== now.index) {
-          this.counters.inc('recorder.turnMismatch');
-          this.log.warn(`session ${live.id.slice(0, 8)}: journal turn ${r.turn} ≠ model turn ${now.index} (another writer?)`);
-        }
-        live.promptIds.set(r.turn, r.promptId);
-        const ext: PromptExtRecord = { key, turn: r.turn, promptId: r.promptId, time };
-        if (event.recordId !== undefined) ext.recordId = event.recordId;
-        await live.js.appendJsonl(extFiles.prompts, ext);
-        if (live.promptExt) {
-          live.promptExt.byKey.set(key, ext);
-          live.promptExt.size = await live.js.extSize(extFiles.prompts);
-        }
-        this.generation++;
+        // locked across processes: a second window tailing the same transcript journals each prompt once
+        await live.js.withLock(() => this.journalPrompt(event, key, live, source, time, transcriptPath));
         return;
       }
       case 'session': {
@@ -609,6 +583,63 @@ export class RepositoryRecorder {
     const byKey = new Map((await readPromptExt(live.js)).map((r) => [r.key, r]));
     live.promptExt = { size, byKey };
     return byKey;
+  }
+
+  /** A prompt of a journaled session (called holding the session lock). */
+  private async journalPrompt(
+    event: Extract<AgentEvent, { kind: 'prompt' }>,
+    key: string,
+    live: LiveSession,
+    source: { key: string; transcriptPath?: string; fileTimeMs?: number },
+    time: number,
+    transcriptPath: string | undefined,
+  ): Promise<void> {
+    const elsewhere = (await this.promptExtIndex(live)).get(key);
+    let journalTurn = elsewhere ? elsewhere.turn - 1 : await live.js.readTurn();
+    const before = this.sessions.get(event.agent, event.sessionId);
+    const modelTurn = lastTurn(before)?.index ?? 0;
+    if (modelTurn > journalTurn && !elsewhere) {
+      // the journal lost turns the model still has (session directory removed): catch up
+      await live.js.writeTurn(modelTurn);
+      journalTurn = modelTurn;
+    }
+    if (!before || before.turns.every((t) => t.index === 0)) {
+      this.sessions.apply({ kind: 'session', agent: event.agent, sessionId: event.sessionId, priorTurns: journalTurn });
+    } else this.sessions.reserveTurns(event.agent, event.sessionId, journalTurn);
+    const last = lastTurn(this.sessions.get(event.agent, event.sessionId));
+    this.sessions.apply(event, source);
+    const now = lastTurn(this.sessions.get(event.agent, event.sessionId));
+    if (!now || now === last || now.index <= 0) {
+      this.counters.inc('recorder.promptUpserts');
+      return;
+    }
+    if (elsewhere) {
+      // another recorder (a second editor window on this repository) journaled this prompt
+      live.promptIds.set(elsewhere.turn, elsewhere.promptId);
+      this.counters.inc('recorder.promptsJournaledElsewhere');
+      return;
+    }
+    const r = await live.js.recordPrompt({
+      prompt: this.journalText(event.text),
+      agent: live.agent,
+      model: event.model ?? this.sessions.get(event.agent, event.sessionId)?.model ?? null,
+      ...(transcriptPath ? { transcriptPath } : {}),
+      setActive: this.clock.now() - time <= heartbeatTtlMs,
+    });
+    if (transcriptPath) live.transcriptPath ??= transcriptPath;
+    if (r.turn !== now.index) {
+      this.counters.inc('recorder.turnMismatch');
+      this.log.warn(`session ${live.id.slice(0, 8)}: journal turn ${r.turn} ≠ model turn ${now.index} (another writer?)`);
+    }
+    live.promptIds.set(r.turn, r.promptId);
+    const ext: PromptExtRecord = { key, turn: r.turn, promptId: r.promptId, time };
+    if (event.recordId !== undefined) ext.recordId = event.recordId;
+    await live.js.appendJsonl(extFiles.prompts, ext);
+    if (live.promptExt) {
+      live.promptExt.byKey.set(key, ext);
+      live.promptExt.size = await live.js.extSize(extFiles.prompts);
+    }
+    this.generation++;
   }
 
   /** The journal session of an event's session; first sight writes `agent`, `transcript_path` and session_start. */
@@ -721,19 +752,32 @@ export class RepositoryRecorder {
       const lastIndex = s.turns.length > 0 ? s.turns[s.turns.length - 1].index : 0;
       for (const t of s.turns) {
         if (t.index <= 0 || t.index < lastIndex - 2) continue;
-        const text = t.response;
-        if (!text) continue;
+        const raw = t.response;
+        if (!raw) continue;
+        const sources = (live.lastResponseSource ??= new Map());
+        const rawDigest = sha1(raw);
+        if (sources.get(t.index) === rawDigest) continue;
+        const text = this.journalText(raw);
+        sources.set(t.index, rawDigest);
         const digest = sha1(text);
         if (live.lastResponse.get(t.index) === digest) continue;
         await live.js.appendEvent({ event: 'response', session_id: live.id, timestamp: new Date(this.clock.now()).toISOString(), turn: t.index, response: text });
         live.lastResponse.set(t.index, digest);
       }
       // only the last turns can still grow: forget the older ones (memory stays flat over long sessions)
-      for (const index of live.lastResponse.keys()) if (index < lastIndex - 2) live.lastResponse.delete(index);
+      for (const m of [live.lastResponse, live.lastResponseSource]) for (const index of m?.keys() ?? []) if (index < lastIndex - 2) m?.delete(index);
     } catch (e) {
       this.counters.inc('recorder.eventFailures');
       this.log.warn(`could not update session ${live.id.slice(0, 8)}: ${errorText(e)}`);
     }
+  }
+
+  /** Prompt or response text as the journal stores it: redacted (the journal is what notes are built from). */
+  private journalText(text: string): string {
+    if (!this.redact || !text) return text;
+    const r = this.redact(text);
+    if (r.count > 0) this.counters.inc('recorder.journalRedactions', r.count);
+    return r.text;
   }
 
   // ── capture outputs ──
@@ -857,6 +901,26 @@ export class RepositoryRecorder {
     const c = o.claim;
     const live = this.live.get(`${c.agent}:${c.sessionId}`);
     if (!live) return;
+    // A second window on this repository tails the same transcript and sees the same file change:
+    // the agent record (claim key) decides, under the session lock, which window journals the pair.
+    await live.js.withLock(async () => {
+      const pairsFile = path.join(live.js.dir, 'ext', extFiles.pairs);
+      const size = async () => (await stat(pairsFile).catch(() => undefined))?.size ?? 0;
+      const now = await size();
+      if (!live.pairClaims || live.pairClaims.size !== now) live.pairClaims = { size: now, keys: new Set((await readPairExt(live.js)).map((r) => r.claimKey)) };
+      if (live.pairClaims.keys.has(c.key)) {
+        this.counters.inc('recorder.pairsJournaledElsewhere');
+        this.rememberPairedClaim(c.key);
+        return;
+      }
+      await this.writePairLocked(live, o, preBlob, postBlob, emptyBlob);
+      live.pairClaims.keys.add(c.key);
+      live.pairClaims.size = await size();
+    });
+  }
+
+  private async writePairLocked(live: LiveSession, o: Extract<CaptureOutput, { kind: 'ai' | 'ai-record' }>, preBlob: string | undefined, postBlob: string, emptyBlob: string): Promise<void> {
+    const c = o.claim;
     const transition = o.kind === 'ai' ? o.transition : undefined;
     const pairId = `an-${sha1(`${c.key}\0${transition?.id ?? 'record'}`).slice(0, 24)}`;
     const promptId = live.promptIds.get(c.turn) ?? null;
@@ -1004,7 +1068,7 @@ export class RepositoryRecorder {
         sessions,
         attribution: attributionInputFrom(result),
         clock: this.clock,
-        ...(this.redact ? { redact: this.redact } : {}),
+        ...(this.redact ? { redact: noteRedaction(this.redact) } : {}),
         log: this.log,
       });
       if (!built) return { kind: 'human-only' };
@@ -1074,7 +1138,7 @@ export class RepositoryRecorder {
     const d = await this.notes.read(to);
     const a = d?.kind === 'valid' ? d.note.attribution : undefined;
     this.log.info(`note of ${from.slice(0, 8)} copied to amended ${to.slice(0, 8)}`);
-    return { kind: 'written', noteBytes: Buffer.byteLength(raw, 'utf8'), aiRatio: a?.ai_ratio ?? 0, method: a?.method ?? 'none', redactions: 0 };
+    return { kind: 'written', noteBytes: Buffer.byteLength(raw, 'utf8'), aiRatio: a?.ai_ratio ?? 0, method: a?.method ?? 'none', redactions: countRedactionMarkers(raw) };
   }
 
   private async commitInfo(sha: string): Promise<{ parents: string[]; time: number; tree: string; subject: string }> {
@@ -1143,6 +1207,14 @@ export class RepositoryRecorder {
     }
     return undefined;
   }
+}
+
+/** The note-time redactor: its count is every marker in the result, also those the journal already holds. */
+function noteRedaction(redact: RedactFn): RedactFn {
+  return (text) => {
+    const r = redact(text);
+    return { text: r.text, count: countRedactionMarkers(r.text) };
+  };
 }
 
 function isAgentId(v: string): v is AgentId {

@@ -113,6 +113,8 @@ export class TranscriptTailer {
   private gone = false;
   /** Read chunk size; the buffer exists only while a read runs (20 idle tailers hold no chunk each). */
   private readonly chunkSize: number;
+  /** Unusable records already reported in the log (see reportSkips). */
+  private reportedSkips = 0;
   readonly stats: TailerStats = {
     reads: 0,
     bytesRead: 0,
@@ -185,6 +187,7 @@ export class TranscriptTailer {
           this.log.warn(`reading ${this.filePath} failed: ${e instanceof Error ? e.message : String(e)}`);
         }
       } while (this.rerun && !this.stopped);
+      this.reportSkips();
       return total;
     };
     this.running = run().finally(() => {
@@ -197,6 +200,32 @@ export class TranscriptTailer {
   dispose(): void {
     this.disposed = true;
     this.stopWatching();
+  }
+
+  /** Unusable records so far: lines that are not JSON, records of a known type with a bad shape, lines over maxLineBytes. */
+  get skippedRecords(): number {
+    const k = this.parser.stats.skipped;
+    return k.invalidJson + k.schemaMismatch + this.longLinesBeforeReset + this.splitter.longLinesSkipped;
+  }
+
+  /** Long lines and NUL bytes counted by splitters replaced on a reset (stats stay cumulative). */
+  private longLinesBeforeReset = 0;
+  private nulBytesBeforeReset = 0;
+
+  /**
+   * Logs (info) how many unusable records were skipped since the last report, as counts only —
+   * never the content of a line. Unknown record types are not bad input (newer agent versions).
+   */
+  private reportSkips(): void {
+    const total = this.skippedRecords;
+    if (total <= this.reportedSkips) return;
+    const k = this.parser.stats.skipped;
+    const n = total - this.reportedSkips;
+    this.reportedSkips = total;
+    this.counters.inc('tailer.skippedRecords', n);
+    this.log.info(
+      `transcript ${this.agent} ${path.basename(this.filePath)}: skipped ${n} unusable record(s) (so far: ${k.invalidJson} not JSON, ${k.schemaMismatch} bad shape, ${this.longLinesBeforeReset + this.splitter.longLinesSkipped} too long, ${this.nulBytesBeforeReset + this.splitter.nulBytesRemoved} NUL byte(s) removed)`,
+    );
   }
 
   // ─── restore ─────────────────────────────────────────────────────────────────────────────────
@@ -304,8 +333,8 @@ export class TranscriptTailer {
         this.tailPrint = { offset: committed, bytes: await readAt(fh, committed - n, n) };
       }
       this.parser.flush().forEach((event, index) => batch.push({ event, offset: committed, index, key: `${this.filePath}:${committed}:flush${index}` }));
-      this.stats.longLinesSkipped = this.splitter.longLinesSkipped;
-      this.stats.nulBytesRemoved = this.splitter.nulBytesRemoved;
+      this.stats.longLinesSkipped = this.longLinesBeforeReset + this.splitter.longLinesSkipped;
+      this.stats.nulBytesRemoved = this.nulBytesBeforeReset + this.splitter.nulBytesRemoved;
       emitted += this.emit(batch, mtimeMs);
       this.save(committed, size, ino, dev, mtimeMs);
     } finally {
@@ -319,6 +348,8 @@ export class TranscriptTailer {
     this.counters.inc(`tailer.reset.${reason}`);
     this.log.debug(`transcript ${reason}, re-reading from 0: ${this.filePath}`);
     this.parser.reset();
+    this.longLinesBeforeReset += this.splitter.longLinesSkipped;
+    this.nulBytesBeforeReset += this.splitter.nulBytesRemoved;
     this.splitter = new LineSplitter({ maxLineBytes: this.opts.maxLineBytes });
     this.readPos = 0;
     this.fingerprint = Buffer.alloc(0);

@@ -128,7 +128,19 @@ export class TranscriptWatcher {
     for (const t of wanted) if (!this.tailers.has(t.filePath)) started.push(this.startTailer(t));
     await Promise.all(started);
     this.updateDirWatchers(result.watchDirs);
+    this.reportSkips(result.stats);
     this.log.debug(`transcripts: ${result.transcripts.length} found, ${this.tailers.size} tailed`);
+  }
+
+  private lastSkipReport = '';
+
+  /** Logs (info) what discovery skipped — counts by reason, never paths or contents — when it changed. */
+  private reportSkips(stats: Record<string, number>): void {
+    const parts = skipReasons.filter((k) => (stats[k] ?? 0) > 0).map((k) => `${stats[k]} ${skipLabels[k]}`);
+    const report = parts.join(', ');
+    if (report === this.lastSkipReport) return;
+    this.lastSkipReport = report;
+    if (report) this.log.info(`transcript discovery skipped: ${report}`);
   }
 
   private async startTailer(t: DiscoveredTranscript): Promise<void> {
@@ -204,6 +216,15 @@ export class TranscriptWatcher {
     this.debounceTimer.unref?.();
   }
 }
+
+const skipReasons = ['permissionDenied', 'symlinkEscapes', 'errors', 'capped', 'badMarkers'] as const;
+const skipLabels: Record<(typeof skipReasons)[number], string> = {
+  permissionDenied: 'unreadable (permission denied)',
+  symlinkEscapes: 'symlink(s) leading outside the agent directory',
+  errors: 'unreadable (other errors)',
+  capped: 'over the file cap',
+  badMarkers: 'unusable marker file(s)',
+};
 
 /** `dir` if it exists, else its closest existing ancestor (never above the filesystem root). */
 function nearestExisting(dir: string): string | undefined {
