@@ -34,6 +34,8 @@ describe('tailing agent transcripts', function () {
     const tNew = Date.now();
     await waitFor(() => session(c.id), 15_000, 'new cursor session');
     const newMs = Date.now() - tNew;
+    // a new session is found by a directory event (rescan debounced 500 ms), not the 30 s periodic rescan
+    assert.ok(newMs <= 2000, `new session seen after ${newMs} ms`);
     assert.deepEqual(session(c.id)?.prompts, ['Start a changelog']);
 
     c.prompt('Create CHANGES.md with a title');
@@ -55,10 +57,9 @@ describe('tailing agent transcripts', function () {
     // the other project's session was written before ours and had every chance to be read
     assert.equal(api.sessions(root).find((x) => x.id === other.id), undefined, 'other project ignored');
     assert.ok(api.sessions(root).every((x) => !x.files.some((f) => f.includes('elsewhere.ts'))), 'no file of the other project');
-    console.log(`cursor: new session seen after ${newMs} ms, prompt after ${promptMs} ms, edit after ${editMs} ms`);
   });
 
-  it('sees a Cursor session whose directory existed before its first record within a second', async () => {
+  it('sees a Cursor session whose directory existed before its first record without waiting for the periodic rescan', async () => {
     const api = await agentNote();
     // Cursor creates agent-transcripts/<id>/ and writes <id>.jsonl into it a moment later: the
     // rescan that the new directory triggers finds no transcript yet
@@ -68,6 +69,7 @@ describe('tailing agent transcripts', function () {
     const t0 = Date.now();
     await waitFor(() => api.sessions(root).find((x) => x.id === c.id && x.prompts.includes('Add a LICENSE file')), 10_000, 'late first record');
     const ms = Date.now() - t0;
-    assert.ok(ms <= 1000, `first record of a pre-created session directory seen after ${ms} ms`);
+    // found through the watch on the session directory (500 ms debounce), not the 30 s periodic rescan
+    assert.ok(ms <= 2000, `first record of a pre-created session directory seen after ${ms} ms`);
   });
 });
