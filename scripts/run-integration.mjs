@@ -13,7 +13,7 @@ if (!existsSync(testsEntry) || !existsSync(join(ROOT, 'dist/extension.js'))) {
   console.error('build first: node esbuild.mjs');
   process.exit(2);
 }
-const timeoutMs = Number(process.env.VSH_TEST_TIMEOUT_MS || 240_000);
+const timeoutMs = Number(process.env.VSH_TEST_TIMEOUT_MS || 600_000);
 const only = process.env.VSH_SCENARIO ? process.env.VSH_SCENARIO.split(',') : undefined;
 
 let passed = 0;

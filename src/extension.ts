@@ -18,6 +18,12 @@ export interface AgentNoteApi {
   idle(): Promise<void>;
   /** Agent sessions Agent Note follows in a repository (prompts in turn order, files touched). */
   sessions(root: string): { agent: string; id: string; model: string | undefined; prompts: string[]; files: string[]; active: boolean }[];
+  /**
+   * Records the note of `rev` (default HEAD) of the repository at `root` again, the way a HEAD move
+   * does; resolves with the outcome (`written`, `exists`, `human-only`, `skipped`, `failed`), or
+   * undefined for an unknown repository or revision. Never overwrites an existing note.
+   */
+  recordCommit(root: string, rev?: string): Promise<string | undefined>;
   /** Status bar text ('' when hidden). */
   statusBarText(): string;
   /** Numbers for the benchmark. */
@@ -59,6 +65,7 @@ export function activate(context: vscode.ExtensionContext): AgentNoteApi {
         files: [...new Set(x.turns.flatMap((t) => t.files).map((f) => (path.isAbsolute(f) ? path.relative(root, f).split(path.sep).join('/') : f)))],
         active: x.active,
       })),
+    recordCommit: async (root, rev) => (await s.registry.all.find((r) => r.root === root)?.recordAgain(rev))?.kind,
     statusBarText: () => surfaces.statusBar?.visibleText ?? '',
     benchStats: () => {
       const handler = { calls: 0, totalMs: 0, maxMs: 0, medianMs: 0 };

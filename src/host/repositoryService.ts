@@ -233,6 +233,20 @@ export class RepositoryService implements vscode.Disposable {
     }
   }
 
+  /**
+   * Records `rev` (default HEAD) again exactly as a HEAD move does, queued behind the recording in
+   * progress. Idempotent: an existing note is kept (tests and the API; a window reload does the same).
+   */
+  recordAgain(rev = 'HEAD'): Promise<RecordOutcome | undefined> {
+    const run = this.recording.then(async () => {
+      const sha = (await this.git.tryRun(['rev-parse', '--verify', '-q', `${rev}^{commit}`], { okExitCodes: [] }))?.trim();
+      if (!sha) return undefined;
+      return this.recordHead({ previous: undefined, current: sha, branch: this.repository.state.HEAD?.name });
+    });
+    this.recording = run.catch(() => undefined);
+    return run;
+  }
+
   private readonly retryTimers = new Set<NodeJS.Timeout>();
 
   private scheduleRetry(sha: string, delays: number[]): void {

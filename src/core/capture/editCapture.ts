@@ -172,6 +172,11 @@ export class EditCapture {
   }
 }
 
+/** Every line break of `text` is CRLF (and there is at least one). */
+function crlfOnly(text: string): boolean {
+  return text.includes('\r\n') && !/(?:^|[^\r])\n/.test(text);
+}
+
 /** before/after text an edit record carries by itself (when no change was observed). */
 export function recordContent(edit: EditEvent): { before?: string; after?: string } {
   const before = edit.originalContent;
@@ -182,6 +187,9 @@ export function recordContent(edit: EditEvent): { before?: string; after?: strin
     const n = normalizeEol(edit.newString);
     if (o === '') after = b.length === 0 ? n : undefined;
     else if (b.includes(o)) after = edit.replaceAll ? b.split(o).join(n) : b.replace(o, () => n);
+    // the strings are matched on LF; a file written with CRLF throughout keeps CRLF (as the agent
+    // writes it back), else its post-edit blob would differ from the committed one on every line
+    if (after !== undefined && crlfOnly(before)) after = after.replace(/\n/g, '\r\n');
   }
   if (edit.deleted) after = '';
   return { before, after };

@@ -11,6 +11,7 @@ import { agentIds, type AgentEvent, type AgentId, type EditEvent } from '../../c
 import type { CommittedPairLine, EventLine } from '../../core/model/journal';
 import { type Clock, Counters, type Logger, systemClock } from '../../core/ports';
 import { SessionModel, type SessionTurn } from '../../core/session/sessionModel';
+import { revertedEdits, type FileState, type RevertibleEdit } from '../../core/attribution/revertedEdits';
 import { analyzeCommit, CommitDiffs, type EditPairInput } from '../attribution/commitDiffs';
 import { BlobStore, type BlobItem } from '../git/blobStore';
 import type { GitRunner } from '../git/gitRunner';
@@ -1030,10 +1031,18 @@ export class RepositoryRecorder {
       const latest = info.time + this.commitTimeSkewMs;
       // An edit that started from exactly the committed content of its file was made after this
       // commit (it belongs to a later one): never let this commit use, and consume, it.
-      const committed = new Map((await diffs.commitBlobs(full)).map((e) => [e.path, e.committedBlob]));
+      const commitBlobs = await diffs.commitBlobs(full);
+      const committed = new Map(commitBlobs.map((e) => [e.path, e.committedBlob]));
+      const reverted = this.revertedPairs(snapshots, fileSet, new Map(commitBlobs.map((e) => [e.path, e.parentBlob])), latest);
       const inCommit = new Map<SessionSnapshot, JournalPair[]>();
       for (const s of snapshots) {
-        const pairs = s.pairs.filter((p) => fileSet.has(p.file) && p.time <= latest && !(p.preBlob !== undefined && p.preBlob === committed.get(p.file) && p.postBlob !== p.preBlob));
+        const pairs = s.pairs.filter(
+          (p) =>
+            fileSet.has(p.file) &&
+            p.time <= latest &&
+            !(p.preBlob !== undefined && p.preBlob === committed.get(p.file) && p.postBlob !== p.preBlob) &&
+            !reverted.has(`${s.id}/${p.pairId}`),
+        );
         if (pairs.length > 0) inCommit.set(s, pairs);
       }
       if (inCommit.size === 0) return old?.hasNote ? await this.copyNote(old.sha, full, old.log) : { kind: 'human-only' };
@@ -1105,6 +1114,32 @@ export class RepositoryRecorder {
       this.log.warn(`recording the note of ${short} failed: ${reason}`);
       return { kind: 'failed', reason };
     }
+  }
+
+  /**
+   * Unconsumed agent edits of the commit's files whose work was thrown away before the commit
+   * (revertedEdits: the file went back to the edit's pre-blob or the parent's version and did not
+   * come back). States: every edit we observed (timeline: human, other, AI) and every journal pair,
+   * up to the commit. Keys `${sessionId}/${pairId}`. They are left unconsumed.
+   */
+  private revertedPairs(snapshots: readonly SessionSnapshot[], files: ReadonlySet<string>, parentBlobs: ReadonlyMap<string, string>, latest: number): Set<string> {
+    const edits: RevertibleEdit[] = [];
+    const states: FileState[] = [];
+    for (const s of snapshots) {
+      for (const p of s.pairs) {
+        if (!files.has(p.file) || p.time > latest) continue;
+        edits.push({ id: `${s.id}/${p.pairId}`, file: p.file, time: p.time, ...(p.preBlob ? { preBlob: p.preBlob } : {}), ...(p.postBlob ? { postBlob: p.postBlob } : {}) });
+        if (p.postBlob) states.push({ file: p.file, time: p.time, blob: p.postBlob });
+      }
+    }
+    if (edits.length === 0) return new Set();
+    for (const r of this.timeline) if (r.postBlob && files.has(r.file) && r.time <= latest) states.push({ file: r.file, time: r.time, blob: r.postBlob });
+    const out = revertedEdits(edits, states, parentBlobs);
+    if (out.size > 0) {
+      this.counters.inc('recorder.revertedEdits', out.size);
+      this.log.debug(`${out.size} reverted agent edit(s) left out of the commit`);
+    }
+    return out;
   }
 
   /**

@@ -455,10 +455,15 @@ export class TranscriptDiscovery {
         if (!r) continue;
         if (r.isFile && /\.(jsonl|txt)$/.test(f.name)) files.push(r.path);
         else if (r.isDirectory) {
+          const before = files.length;
           for (const inner of await this.list(r.path)) {
             const ri = await this.resolveEntry(r.path, inner, home);
             if (ri?.isFile && inner.name.endsWith('.jsonl')) files.push(ri.path);
           }
+          // Cursor creates the session directory first and its transcript a moment later; the
+          // file's creation does not touch agent-transcripts/, so a directory still waiting for
+          // its transcript is watched itself (else the session would wait for the periodic rescan)
+          if (files.length === before) watch.add(r.path);
           const sub = path.join(r.path, 'subagents');
           for (const sf of await this.list(sub)) {
             const rs = await this.resolveEntry(sub, sf, home);

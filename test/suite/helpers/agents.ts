@@ -62,14 +62,19 @@ export class ClaudeSession {
     this.append({ type: 'assistant', message: { id: `msg_${this.n}`, type: 'message', role: 'assistant', model: this.model, content: [{ type: 'text', text }] } });
   }
 
-  /** Edit tool: replaces old by new in the file on disk, then records the tool call and its result. */
-  edit(rel: string, oldString: string, newString: string): void {
+  /**
+   * Edit tool: replaces old by new in the file on disk, then records the tool call and its result.
+   * With `diskEol: '\r\n'` the strings are recorded with LF (as the model wrote them) while the file
+   * on disk keeps its CRLF line endings (as Claude Code writes them back).
+   */
+  edit(rel: string, oldString: string, newString: string, opts: { diskEol?: '\r\n' } = {}): void {
     const abs = path.join(this.cwd, rel);
     const original = fs.readFileSync(abs, 'utf8');
-    if (!original.includes(oldString)) throw new Error(`old_string not found in ${rel}`);
+    const onDisk = (t: string) => (opts.diskEol ? t.replace(/\r?\n/g, opts.diskEol) : t);
+    if (!original.includes(onDisk(oldString))) throw new Error(`old_string not found in ${rel}`);
     const id = `toolu_${randomUUID().slice(0, 8)}`;
     this.append({ type: 'assistant', message: { id: `msg_${this.n}`, type: 'message', role: 'assistant', model: this.model, content: [{ type: 'tool_use', id, name: 'Edit', input: { file_path: abs, old_string: oldString, new_string: newString } }] } });
-    fs.writeFileSync(abs, original.replace(oldString, newString));
+    fs.writeFileSync(abs, original.replace(onDisk(oldString), onDisk(newString)));
     this.append({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: `The file ${abs} has been updated.` }] }, toolUseResult: { filePath: abs, oldString, newString, originalFile: original, structuredPatch: [], userModified: false, replaceAll: false } });
   }
 
@@ -157,6 +162,21 @@ export class CodexSession {
     this.append('event_msg', { type: 'agent_message', message: text });
   }
 
+  /** apply_patch that renames `from` to `to` and gives it `content` (old content read from disk), done on disk. */
+  movePatch(from: string, to: string, content: string): void {
+    const absFrom = path.join(this.cwd, from);
+    const absTo = path.join(this.cwd, to);
+    const before = fs.readFileSync(absFrom, 'utf8');
+    const { hunk, unified } = updatePatchHunk(before, content);
+    const patch = `*** Begin Patch\n*** Update File: ${from}\n*** Move to: ${to}\n${hunk}*** End Patch\n`;
+    const callId = `call_${randomUUID().slice(0, 8)}`;
+    this.append('response_item', { type: 'custom_tool_call', status: 'completed', call_id: callId, name: 'apply_patch', input: patch });
+    fs.mkdirSync(path.dirname(absTo), { recursive: true });
+    fs.writeFileSync(absTo, content);
+    fs.rmSync(absFrom);
+    this.append('event_msg', { type: 'patch_apply_end', call_id: callId, stdout: `Success. Updated the following files:\nM ${to}\n`, stderr: '', success: true, changes: { [absFrom]: { type: 'update', unified_diff: unified, move_path: absTo } }, status: 'completed' });
+  }
+
   /** apply_patch that adds a new file, written to disk. */
   addFile(rel: string, content: string): void {
     const lines = content.replace(/\n$/, '').split('\n');
@@ -168,6 +188,18 @@ export class CodexSession {
     fs.writeFileSync(abs, content);
     this.append('event_msg', { type: 'patch_apply_end', call_id: callId, stdout: `Success. Updated the following files:\nA ${rel}\n`, stderr: '', success: true, changes: { [abs]: { type: 'add', content } }, status: 'completed' });
   }
+}
+
+/** The apply_patch text of one updated (optionally moved) file: whole-file hunk, ` `/`-`/`+` lines. */
+function updatePatchHunk(before: string, after: string): { hunk: string; unified: string } {
+  const a = before.replace(/\n$/, '').split('\n');
+  const b = after.replace(/\n$/, '').split('\n');
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  let tail = 0;
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  const lines = [...a.slice(0, head).map((l) => ` ${l}`), ...a.slice(head, a.length - tail).map((l) => `-${l}`), ...b.slice(head, b.length - tail).map((l) => `+${l}`), ...a.slice(a.length - tail).map((l) => ` ${l}`)];
+  return { hunk: `@@\n${lines.join('\n')}\n`, unified: `@@ -1,${a.length} +1,${b.length} @@\n${lines.join('\n')}\n` };
 }
 
 /** A Gemini CLI chat (~/.gemini/tmp/<slug>/chats/session-….jsonl) with replace/write_file tool calls. */

@@ -106,6 +106,13 @@ describe('recordContent', () => {
   it('derives the result of a Claude Edit from originalFile + old/new', () => {
     assert.deepEqual(recordContent(edit({ originalContent: 'x\ny\n', oldString: 'y', newString: 'Y' })), { before: 'x\ny\n', after: 'x\nY\n' });
   });
+  it('keeps CRLF line endings of a CRLF-only original (the strings are LF); mixed endings stay LF-normalized', () => {
+    assert.deepEqual(recordContent(edit({ originalContent: 'one\r\ntwo\r\n', oldString: 'two\n', newString: 'two\nthree\n' })), {
+      before: 'one\r\ntwo\r\n',
+      after: 'one\r\ntwo\r\nthree\r\n',
+    });
+    assert.deepEqual(recordContent(edit({ originalContent: 'one\r\ntwo\n', oldString: 'two', newString: 'TWO' })), { before: 'one\r\ntwo\n', after: 'one\nTWO\n' });
+  });
   it('uses Write contents and marks deletions as empty', () => {
     assert.deepEqual(recordContent(edit({ contents: 'c' })), { before: undefined, after: 'c' });
     assert.deepEqual(recordContent(edit({ deleted: true, originalContent: 'q' })), { before: 'q', after: '' });

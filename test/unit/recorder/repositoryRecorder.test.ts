@@ -370,6 +370,76 @@ describe('RepositoryRecorder: a note on every commit', function () {
     assert.equal(h.journalLines(CLAUDE_SID, 'committed_pairs.jsonl').length, 0, 'nothing consumed');
   });
 
+  it('(h′) an AI edit reverted before any commit (content back to HEAD) leaves a later human-only commit of that file without a note', async () => {
+    h = await Harness.create({ 'todo.md': '# todo\n' });
+    const s = await claudeWrites(h, CLAUDE_SID, 'Add a first item to todo.md', [{ file: 'todo.md', after: '# todo\n- buy milk\n', toolUseId: 'toolu_1' }]);
+    // the user throws the AI's change away (undo, `git checkout -- todo.md`): back to HEAD's content
+    h.advance(3000);
+    await h.change('todo.md', '# todo\n', 'disk');
+    h.advance(3000);
+    await h.tick();
+    // later the user writes their own line and commits it
+    h.advance(10_000);
+    await h.change('todo.md', '# todo\n- call mum\n', 'typing');
+    h.advance(6000);
+    await h.tick();
+    const sha = await h.commitAll('docs: todo');
+    assert.deepEqual(await h.recorder.recordCommit(sha), { kind: 'human-only' });
+    assert.equal(await h.noteText(sha), undefined);
+    assert.equal(h.journalLines(CLAUDE_SID, 'committed_pairs.jsonl').length, 0, 'nothing consumed');
+
+    // the AI writes the same file again afterwards: that edit is not reverted and gets its note
+    h.advance(5000);
+    await s.prompt('Add a second item');
+    h.advance(1000);
+    await h.change('todo.md', '# todo\n- call mum\n- buy milk\n', 'disk');
+    await s.edit('todo.md', { tool: 'Edit', toolUseId: 'toolu_2', oldString: '- call mum\n', newString: '- call mum\n- buy milk\n' });
+    h.advance(3000);
+    await h.tick();
+    const second = await h.commitAll('docs: second item');
+    assert.equal((await h.recorder.recordCommit(second)).kind, 'written');
+    const note = await h.note(second);
+    assert.deepEqual(note.attribution, { ai_ratio: 100, method: 'line', lines: { ai_added: 1, total_added: 1, deleted: 0 } });
+    assert.deepEqual(note.files, [{ path: 'todo.md', by_ai: true, ai_ranges: [{ start: 3, end: 3, interaction: 0 }] }]);
+    assert.deepEqual(note.interactions.map(brief), [{ prompt: 'Add a second item', response: null, files_touched: ['todo.md'], tools: ['Edit'], source: 'primary' }]);
+  });
+
+  it('(h″) a chain of AI edits undone to HEAD is reverted as a whole; undo then redo keeps the edit', async () => {
+    h = await Harness.create({ 'a.ts': 'export const a = 1;\n', 'b.ts': 'export const b = 1;\n' });
+    const s = h.session('claude', CLAUDE_SID, 'claude-opus-4-6');
+    await s.start();
+    h.advance(1000);
+    await s.prompt('Add x and y to a.ts, z to b.ts');
+    for (const [file, after, id] of [
+      ['a.ts', 'export const a = 1;\nexport const x = 2;\n', 'toolu_1'],
+      ['a.ts', 'export const a = 1;\nexport const x = 2;\nexport const y = 3;\n', 'toolu_2'],
+      ['b.ts', 'export const b = 1;\nexport const z = 2;\n', 'toolu_3'],
+    ]) {
+      h.advance(500);
+      await h.change(file, after, 'disk');
+      await s.edit(file, { tool: 'Write', toolUseId: id, contents: after });
+    }
+    await h.tick();
+    // a.ts: both AI edits thrown away at once; b.ts: undone, then redone (back to the AI's content)
+    h.advance(2000);
+    await h.change('a.ts', 'export const a = 1;\n', 'disk');
+    await h.change('b.ts', 'export const b = 1;\n', 'typing');
+    h.advance(1000);
+    await h.change('b.ts', 'export const b = 1;\nexport const z = 2;\n', 'typing');
+    h.advance(1000);
+    await h.change('a.ts', 'export const a = 1;\nexport const w = 9;\n', 'typing');
+    h.advance(6000);
+    await h.tick();
+    const sha = await h.commitAll('feat: w and z');
+    assert.equal((await h.recorder.recordCommit(sha)).kind, 'written');
+    const note = await h.note(sha);
+    assert.deepEqual(note.files, [
+      { path: 'a.ts', by_ai: false },
+      { path: 'b.ts', by_ai: true, ai_ranges: [{ start: 2, end: 2, interaction: 0 }] },
+    ]);
+    assert.deepEqual(note.attribution, { ai_ratio: 50, method: 'line', lines: { ai_added: 1, total_added: 2, deleted: 0 } });
+  });
+
   it('(i) generated files and .agentnoteignore: flagged, kept out of the ratio', async () => {
     h = await Harness.create({ '.agentnoteignore': 'dist/**\n', 'README.md': '# demo\n' });
     await claudeWrites(h, CLAUDE_SID, 'Add the app, its generated types and a build', [
@@ -454,6 +524,38 @@ describe('RepositoryRecorder: a note on every commit', function () {
     assert.deepEqual(note.attribution, { ai_ratio: 100, method: 'line', lines: { ai_added: 1, total_added: 1, deleted: 0 } });
     const post = h.journalLines(CLAUDE_SID, 'changes*')[0].blob;
     assert.equal(post, (await h.repo.git(['rev-parse', `${sha}:notes.txt`])).trim(), 'post-edit blob = committed (LF) blob');
+  });
+
+  it('(k′) CRLF stored as is (no attributes), LF strings in the record: with the disk change seen, and record-only (change not seen before the commit)', async () => {
+    h = await Harness.create({ 'notes.txt': 'one\r\ntwo\r\n' });
+    const s = h.session('claude', CLAUDE_SID, 'claude-opus-4-6');
+    await s.start();
+    h.advance(1000);
+    await s.prompt('Append three to notes.txt');
+    h.advance(1000);
+    await s.edit('notes.txt', { tool: 'Edit', toolUseId: 'toolu_1', oldString: 'two\n', newString: 'two\nthree\n', originalContent: 'one\r\ntwo\r\n' });
+    h.advance(300);
+    await h.change('notes.txt', 'one\r\ntwo\r\nthree\r\n', 'disk');
+    await h.tick();
+    h.advance(3000);
+    const sha = await h.commitAll('docs: three');
+    assert.equal((await h.recorder.recordCommit(sha)).kind, 'written');
+    const note = await h.note(sha);
+    assert.deepEqual(note.files, [{ path: 'notes.txt', by_ai: true, ai_ranges: [{ start: 3, end: 3, interaction: 0 }] }]);
+    assert.deepEqual(note.attribution, { ai_ratio: 100, method: 'line', lines: { ai_added: 1, total_added: 1, deleted: 0 } });
+
+    // the file watcher's event arrives after the commit: the pair comes from the record alone
+    h.advance(5000);
+    await s.prompt('Append four');
+    h.advance(1000);
+    await h.writeFile('notes.txt', 'one\r\ntwo\r\nthree\r\nfour\r\n');
+    await s.edit('notes.txt', { tool: 'Edit', toolUseId: 'toolu_2', oldString: 'three\n', newString: 'three\nfour\n', originalContent: 'one\r\ntwo\r\nthree\r\n' });
+    h.advance(3000);
+    const second = await h.commitAll('docs: four');
+    assert.equal((await h.recorder.recordCommit(second)).kind, 'written');
+    const n2 = await h.note(second);
+    assert.deepEqual(n2.files, [{ path: 'notes.txt', by_ai: true, ai_ranges: [{ start: 4, end: 4, interaction: 0 }] }]);
+    assert.deepEqual(n2.attribution, { ai_ratio: 100, method: 'line', lines: { ai_added: 1, total_added: 1, deleted: 0 } });
   });
 
   it('(l) a file renamed by the AI (Codex patch with Move to): both paths are AI, the new file’s lines AI', async () => {

@@ -102,6 +102,26 @@ describe('TranscriptWatcher', () => {
     );
   });
 
+  it('a Cursor session directory created before its transcript: the file is picked up by a directory event, not the periodic rescan', async () => {
+    const slug = cursorProjectSlug(repo);
+    const transcripts = path.join(home, '.cursor', 'projects', slug, 'agent-transcripts');
+    writeFile(path.join(home, '.cursor', 'projects', slug, '.workspace-trusted'), JSON.stringify({ workspacePath: repo }));
+    fs.mkdirSync(transcripts, { recursive: true });
+    // periodic rescans off: only directory events can find the new session
+    const { w, events } = watcher({ rescanIntervalMs: 0 });
+    await w.start();
+    fs.mkdirSync(path.join(transcripts, 'c7'));
+    await waitFor(() => w.lastDiscovery?.watchDirs.includes(path.join(transcripts, 'c7')) ?? false, 2000, 'rescan after the new directory');
+    assert.deepEqual(w.tailedFiles, []);
+    const file = path.join(transcripts, 'c7', 'c7.jsonl');
+    fs.writeFileSync(file, jsonl([{ role: 'user', message: { content: [{ type: 'text', text: '<user_query>\nlate first record\n</user_query>' }] } }]));
+    await waitFor(() => prompts(events).includes('late first record'), 2000, 'the first record of the pre-created directory');
+    assert.deepEqual(w.tailedFiles, [file]);
+    // once the transcript exists, its directory is no longer watched by the watcher (the tailer watches it)
+    await w.rescan();
+    assert.equal(w.lastDiscovery?.watchDirs.includes(path.join(transcripts, 'c7')), false);
+  });
+
   it('stops everything on dispose', async () => {
     const dir = path.join(home, '.claude', 'projects', claudeProjectDirName(repo).name);
     const s1 = writeFile(path.join(dir, 'bbbbbbbb-0000-4000-8000-000000000001.jsonl'), jsonl([claudeUser('bbbbbbbb-0000-4000-8000-000000000001', 'u1', 'one')]));
