@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { getPriority, setPriority } from 'node:os';
 import { simpleGit, type SimpleGit } from 'simple-git';
 import { type Logger, nullLogger, Counters } from '../../core/ports';
 
@@ -78,6 +79,12 @@ export interface GitRunnerOptions {
   counters?: Counters;
   /** Git processes of this runner running at once (default 6); more calls wait their turn. */
   maxConcurrentProcesses?: number;
+  /**
+   * Niceness added to every git process of this runner (0–19, default 0). Background work
+   * (recording notes, hashing captured edits) runs at a lower CPU priority so that it never
+   * slows the user's own `git commit` or the editor.
+   */
+  niceness?: number;
 }
 
 /** Runs git in one repository (cwd = work tree root). */
@@ -97,6 +104,28 @@ export class GitRunner {
     this.log = opts.log ?? nullLogger;
     this.counters = opts.counters ?? new Counters();
     this.maxConcurrent = Math.max(1, opts.maxConcurrentProcesses ?? 6);
+    this.niceness = Math.min(19, Math.max(0, Math.round(opts.niceness ?? 0)));
+  }
+
+  /** Niceness this runner adds to its git processes (see GitRunnerOptions.niceness). */
+  readonly niceness: number;
+  private targetPriority: number | undefined;
+
+  /** A runner for background work in the same repository: same git, log and counters, lower CPU priority. */
+  background(niceness = 10): GitRunner {
+    return new GitRunner(this.cwd, { gitPath: this.gitPath, timeoutMs: this.timeoutMs, log: this.log, counters: this.counters, niceness });
+  }
+
+  /** Lowers the CPU priority of a git process we started (best effort: it may have exited already). */
+  lowerPriority(pid: number | undefined): void {
+    if (this.niceness === 0 || pid === undefined) return;
+    try {
+      // children start at our own niceness: add to it
+      this.targetPriority ??= Math.min(19, getPriority() + this.niceness);
+      setPriority(pid, this.targetPriority);
+    } catch {
+      /* exited, or not permitted: it runs at normal priority */
+    }
   }
 
   /** simple-git instance with the pinned config (not used by run: see there). */
@@ -162,6 +191,7 @@ export class GitRunner {
           stdio: ['pipe', 'pipe', 'pipe'],
           windowsHide: true,
         });
+        this.lowerPriority(child.pid);
       } catch (e) {
         this.counters.inc('git.failures');
         reject(new GitError('spawn', String(e)));

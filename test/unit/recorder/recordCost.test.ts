@@ -1,7 +1,9 @@
 // What recording a note costs in git processes: the pre → committed / post → committed diffs of
 // every edit pair run as one tree-to-tree diff, so the count does not grow with the files.
 import * as assert from 'node:assert/strict';
+import * as os from 'node:os';
 import { CommitDiffs } from '../../../src/node/attribution/commitDiffs';
+import { BlobStore } from '../../../src/node/git/blobStore';
 import { GitRunner } from '../../../src/node/git/gitRunner';
 import { TempRepo } from '../attribution/fixtureRepo';
 import { useIsolatedGitEnv } from '../../helpers/tempRepo';
@@ -149,5 +151,39 @@ describe('CommitDiffs.prefetchBlobDiffs', function () {
     assert.deepEqual(await withMissing.blobDiff(a, b), [{ oldStart: 2, oldCount: 1, newStart: 2, newCount: 1 }]);
     assert.deepEqual(await withMissing.blobDiff(a, c), [{ oldStart: 0, oldCount: 0, newStart: 1, newCount: 1 }]);
     await assert.rejects(withMissing.blobDiff(a, missing));
+  });
+});
+
+describe('GitRunner.background', function () {
+  this.timeout(30_000);
+  useIsolatedGitEnv();
+
+  it('runs git at a lower CPU priority, counted with the runner it came from', async () => {
+    const repo = TempRepo.create();
+    try {
+      const id = repo.hashObject('x\n');
+      const runner = new GitRunner(repo.dir);
+      const bg = runner.background();
+      assert.equal(bg.niceness, 10);
+      assert.equal(runner.niceness, 0);
+      const fg = new BlobStore(runner, { idleMs: 60_000 });
+      const store = new BlobStore(bg, { idleMs: 60_000 });
+      try {
+        assert.equal((await store.read(id))?.toString(), 'x\n');
+        assert.equal((await fg.read(id))?.toString(), 'x\n');
+        // the long-lived cat-file readers: ours reniced, the foreground one as started
+        const base = os.getPriority(process.pid);
+        assert.equal(os.getPriority(store.readerPid), Math.min(19, base + 10));
+        assert.equal(os.getPriority(fg.readerPid), base);
+      } finally {
+        store.dispose();
+        fg.dispose();
+      }
+      const calls = runner.counters.get('git.calls');
+      assert.equal((await bg.run(['cat-file', '-t', id])).trim(), 'blob');
+      assert.equal(runner.counters.get('git.calls'), calls + 1);
+    } finally {
+      repo.dispose();
+    }
   });
 });
