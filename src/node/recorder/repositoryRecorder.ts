@@ -906,7 +906,7 @@ export class RepositoryRecorder {
     const short = sha.slice(0, 8);
     try {
       await this.settleNow();
-      const diffs = new CommitDiffs(this.git, { log: this.log });
+      const diffs = new CommitDiffs(this.git, { log: this.log, worktreeRoot: this.root });
       const full = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(sha) ? sha : await diffs.resolveCommit(sha);
       // the first reads run side by side (each is one short git process); their results are used in order
       const infoRead = this.commitInfo(full);
