@@ -307,8 +307,8 @@ export async function runHostConfig(mode, ctx) {
 
 /**
  * `count` commits of a one-line change to README.md (+2 warm-up commits), each timed from spawn to
- * exit. Before each workspace commit the same commit is made in a reference copy of the repository
- * that no editor watches: its time tracks how fast the machine is at that moment, so ws ÷ ref
+ * exit. Next to each workspace commit (before it and after it, alternately) the same commit is
+ * made in a reference copy of the repository that no editor watches: its time tracks how fast the machine is at that moment, so ws ÷ ref
  * cancels drift between runs (other load on the machine). The change is written, then 500 ms pass
  * (file watchers react to it) before the commits; 700 ms pass after them (the editor and Agent
  * Note react to the new HEAD) before the next change.
@@ -322,14 +322,26 @@ async function commitSeries(ws, ref, home, count) {
     if (r.code !== 0) throw new Error(`git commit failed: ${r.stderr}`);
     return r.ms;
   };
+  const wsCommit = async (i) => {
+    const r = await spawnTimed('git', ['commit', '-q', '-a', '-m', `docs: note ${i}`], { cwd: ws, env });
+    if (r.code !== 0) throw new Error(`git commit failed: ${r.stderr}`);
+    return r.ms;
+  };
   for (let i = 0; i < count + 2; i++) {
     appendFileSync(join(ws, 'README.md'), `change ${i} ${Date.now()}\n`);
     await sleep(500);
-    const refMs = await commit(ref, i);
-    const r = await spawnTimed('git', ['commit', '-q', '-a', '-m', `docs: note ${i}`], { cwd: ws, env });
-    if (r.code !== 0) throw new Error(`git commit failed: ${r.stderr}`);
+    // the pair's order alternates: neither side always gets the first slot after the pause
+    let refMs;
+    let wsMs;
+    if (i % 2 === 0) {
+      refMs = await commit(ref, i);
+      wsMs = await wsCommit(i);
+    } else {
+      wsMs = await wsCommit(i);
+      refMs = await commit(ref, i);
+    }
     if (i >= 2) {
-      out.ws.push(r.ms);
+      out.ws.push(wsMs);
       out.ref.push(refMs);
     }
     await sleep(700);

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import * as os from 'node:os';
+import { access } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Repository } from '../@types/git';
 import type { Logger } from '../core/ports';
@@ -31,6 +32,13 @@ export interface HeadMove {
 export class RepositoryService implements vscode.Disposable {
   readonly root: string;
   readonly git: GitRunner;
+  /**
+   * Git for background work — recording notes, hashing captured edits, HEAD time — at a lower CPU
+   * priority than the editor's and the user's git (a commit must never wait for us).
+   */
+  readonly backgroundGit: GitRunner;
+  /** The recorder's blob writes (through backgroundGit); reads go through `blobs`. */
+  private readonly recorderBlobs: BlobStore;
   readonly blobs: BlobStore;
   readonly notes: NoteStore;
   readonly blame: BlameService;
@@ -49,6 +57,9 @@ export class RepositoryService implements vscode.Disposable {
   private disposed = false;
   private started: Promise<void> | undefined;
   private pushedUpstream: string | undefined;
+  /** `<git-dir>/index.lock`: present while a git command (e.g. the user's commit) updates the index. */
+  private indexLock: string | undefined;
+  private ticking = false;
 
   /** HEAD moved (commit, amend, checkout, reset, rebase, pull…), from any source. */
   readonly onDidMoveHead = this.headEmitter.event;
@@ -66,6 +77,8 @@ export class RepositoryService implements vscode.Disposable {
     this.root = repository.rootUri.fsPath;
     this.git = new GitRunner(this.root, { gitPath, log });
     this.blobs = new BlobStore(this.git, { log });
+    this.backgroundGit = this.git.background();
+    this.recorderBlobs = new BlobStore(this.backgroundGit, { log });
     this.notes = new NoteStore(this.git, { blobs: this.blobs, log, trustCacheUntilInvalidated: true });
     this.blame = new BlameService(this.git);
     this.lookup = new LineNoteLookup(this.blame, this.notes);
@@ -83,7 +96,7 @@ export class RepositoryService implements vscode.Disposable {
   }
 
   private async refreshHeadTime(): Promise<void> {
-    const out = await this.git.tryRun(['log', '-1', '--format=%ct', 'HEAD']);
+    const out = await this.backgroundGit.tryRun(['log', '-1', '--format=%ct', 'HEAD']);
     this.headTime = out ? Number(out.trim()) * 1000 : undefined;
   }
 
@@ -107,9 +120,9 @@ export class RepositoryService implements vscode.Disposable {
     const redactor = createRedactor({ extraPatterns: this.config.redactionExtraPatterns, logger: this.log });
     const recorder = await RepositoryRecorder.open({
       root: this.root,
-      git: this.git,
+      git: this.backgroundGit,
       log: this.log,
-      blobs: this.blobs,
+      blobs: this.recorderBlobs,
       notes: this.notes,
       redact: (text) => {
         const r = redactor.redact(text);
@@ -132,10 +145,24 @@ export class RepositoryService implements vscode.Disposable {
     );
     this.tracker = new EditTracker(this, (t) => recorder.onTransition(t), this.log);
     this.disposables.push(this.tracker);
-    const [agentDir, commonDir] = (await this.git.run(['rev-parse', '--path-format=absolute', '--git-path', 'agentnote', '--git-common-dir'])).trim().split('\n');
+    const [agentDir, commonDir, indexLock] = (
+      await this.git.run(['rev-parse', '--path-format=absolute', '--git-path', 'agentnote', '--git-common-dir', '--git-path', 'index.lock'])
+    )
+      .trim()
+      .split('\n');
+    this.indexLock = indexLock;
     this.watchNotesRef(commonDir);
     await this.startTranscripts(recorder, agentDir, commonDir);
-    this.tickTimer = setInterval(() => void recorder.tick().catch((e) => this.log.debug(`tick failed: ${String(e)}`)), 1000);
+    // the tick's blob writes wait while git holds the index (a commit, a checkout, an add)
+    this.tickTimer = setInterval(() => {
+      if (this.ticking) return;
+      this.ticking = true;
+      void (async () => {
+        if (!(await this.gitBusy())) await recorder.tick();
+      })()
+        .catch((e) => this.log.debug(`tick failed: ${String(e)}`))
+        .finally(() => (this.ticking = false));
+    }, 1000);
     void this.configureSharing();
     this.sessionsEmitter.fire();
     this.log.info(`capture started in ${Date.now() - t0} ms (${this.watcher?.tailedFiles.length ?? 0} transcripts tailed)`);
@@ -193,10 +220,36 @@ export class RepositoryService implements vscode.Disposable {
     const previous = this.head;
     this.head = current;
     this.blame.clear();
-    void this.refreshHeadTime();
     const move = { previous, current, branch: this.repository.state.HEAD?.name };
     this.headEmitter.fire(move);
-    this.recording = this.recording.then(() => this.recordHead(move));
+    // record only once the commit (or whatever moved HEAD) is over: a short pause, then no index.lock
+    this.recording = this.recording
+      .then(() => this.afterGitQuiet())
+      .then(() => {
+        void this.refreshHeadTime();
+        return this.recordHead(move);
+      });
+  }
+
+  /** True while git holds the index lock of this work tree. */
+  private async gitBusy(): Promise<boolean> {
+    if (!this.indexLock) return false;
+    try {
+      await access(this.indexLock);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Waits `headSettleMs` after a HEAD move, then until git has released the index lock (polled;
+   * at most `maxGitBusyWaitMs`, after which a stale lock no longer holds recording back).
+   */
+  private async afterGitQuiet(): Promise<void> {
+    await sleep(headSettleMs);
+    const until = Date.now() + maxGitBusyWaitMs;
+    while (!this.disposed && Date.now() < until && (await this.gitBusy())) await sleep(50);
   }
 
   /** After the user pushed (ahead dropped to 0 and the upstream moved to HEAD), push our notes too. */
@@ -290,9 +343,19 @@ export class RepositoryService implements vscode.Disposable {
     this.watcher?.dispose();
     void this.offsets?.dispose();
     this.blobs.dispose();
+    this.recorderBlobs.dispose();
     void this.recorder?.dispose();
     for (const d of this.disposables.reverse()) d.dispose();
   }
+}
+
+/** Pause between a HEAD move and recording its note (a commit's last writes, hooks, the git extension's own status). */
+const headSettleMs = 150;
+/** Longest wait for git to release index.lock before recording anyway. */
+const maxGitBusyWaitMs = 10_000;
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function toDisposable(d: { dispose(): void }): vscode.Disposable {

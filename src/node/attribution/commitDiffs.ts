@@ -34,6 +34,8 @@ const wholeReadMaxBytes = 1024 * 1024;
 const hexId = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 const zeroId = /^0+$/;
 const gitlinkMode = '160000';
+/** From this many blob pairs on, their diffs run as one tree-to-tree diff (see prefetchBlobDiffs). */
+const minBatchPairs = 3;
 
 /** One agent edit of one file, as recorded by the edit journal. */
 export interface EditPairInput {
@@ -109,6 +111,8 @@ export interface CommitDiffsOptions {
 export interface AnalyzeCommitOptions extends CommitDiffsOptions {
   /** Extra AI files (e.g. transcript `files_touched`) besides the files that have edit pairs. */
   aiFiles?: readonly string[];
+  /** Reuse the reads (and caches) of the caller's CommitDiffs; its own limits then apply. */
+  diffs?: CommitDiffs;
 }
 
 /** One `diff-tree --raw` entry. */
@@ -131,6 +135,12 @@ export class CommitDiffs {
   readonly maxBlobBytes: number;
   private readonly log: Logger;
   private readonly diffCache = new Map<string, Promise<DiffHunk[]>>();
+  /** Pairs queued by prefetchBlobDiffs whose result nobody asked for yet, with their batch. */
+  private readonly batched = new Map<string, Promise<Map<string, DiffHunk[]>>>();
+  /** diff-tree --raw of full commit ids (a commit's content never changes). */
+  private readonly blobsCache = new Map<string, Promise<CommitBlobEntry[]>>();
+  /** Full ids known to name a commit. */
+  private readonly commits = new Set<string>();
   private emptyBlobValue = emptyBlobId;
   private emptyBlobWritten = false;
 
@@ -146,7 +156,16 @@ export class CommitDiffs {
   /** Full id of a commit-ish; rejects (GitError) when it does not name a commit. */
   async resolveCommit(rev: string): Promise<string> {
     if (rev.startsWith('-')) throw new GitError('failed', `not a revision: ${rev}`);
-    return (await this.git.run(['rev-parse', '--verify', '--quiet', `${rev}^{commit}`])).trim();
+    // a full id names the same object forever: asked once per instance
+    if (this.commits.has(rev)) return rev;
+    const full = (await this.git.run(['rev-parse', '--verify', '--quiet', `${rev}^{commit}`])).trim();
+    if (full === rev) this.commits.add(full);
+    return full;
+  }
+
+  /** Records that the full id `sha` names a commit (the caller read it as one): resolveCommit(sha) then needs no git. */
+  markCommit(sha: string): void {
+    if (hexId.test(sha)) this.commits.add(sha);
   }
 
   /** Id of the empty blob (SHA-1 constant until ensureEmptyBlob asked git, which also covers SHA-256 repos). */
@@ -165,12 +184,25 @@ export class CommitDiffs {
 
   /** Every path of the commit in git's order (`diff-tree -z --root --no-commit-id --name-only -r`); merges list nothing. */
   async commitFiles(sha: string): Promise<string[]> {
+    // the paths of the (cached) --raw listing are the same, in the same order
+    if (this.blobsCache.has(sha)) return (await this.commitBlobs(sha)).map((e) => e.path);
     const out = await this.git.runBuffer(['diff-tree', '-z', '--root', '--no-commit-id', '--name-only', '-r', '--no-renames', sha]);
     return out.toString('utf8').split('\0').filter((p) => p.length > 0);
   }
 
   /** Parent/committed blob per path (`diff-tree --raw -z --root -r`); the all-zero id maps to the empty blob. */
   async commitBlobs(sha: string): Promise<CommitBlobEntry[]> {
+    if (!hexId.test(sha)) return this.readCommitBlobs(sha);
+    let p = this.blobsCache.get(sha);
+    if (!p) {
+      p = this.readCommitBlobs(sha);
+      this.blobsCache.set(sha, p);
+      p.catch(() => this.blobsCache.delete(sha));
+    }
+    return (await p).map((e) => ({ ...e }));
+  }
+
+  private async readCommitBlobs(sha: string): Promise<CommitBlobEntry[]> {
     const out = await this.git.runBuffer(['diff-tree', '--raw', '-z', '--root', '--no-commit-id', '-r', '--no-renames', '--no-abbrev', sha]);
     const tokens = out.toString('utf8').split('\0');
     // SHA-256 repositories: learn their empty blob id from git (SHA-1 uses the constant).
@@ -227,15 +259,70 @@ export class CommitDiffs {
     const key = `${a}..${b}`;
     let p = this.diffCache.get(key);
     if (!p) {
-      p = (async () => {
-        if (a === this.emptyBlob || b === this.emptyBlob) await this.ensureEmptyBlob();
-        const out = await this.git.runBuffer(['diff', ...pinnedDiffArgs, a, b], { okExitCodes: [1] });
-        return parseDiffHunks(out.toString('utf8'));
-      })();
+      const batch = this.batched.get(key);
+      this.batched.delete(key);
+      p = batch
+        ? batch.then(
+            (m) => m.get(key) ?? this.diffOne(a, b),
+            () => this.diffOne(a, b),
+          )
+        : this.diffOne(a, b);
       this.diffCache.set(key, p);
       p.catch(() => this.diffCache.delete(key));
     }
     return p;
+  }
+
+  /**
+   * Queues the blob-to-blob diffs of many pairs so that they cost a constant number of git
+   * processes instead of one each: ONE `git mktree --batch` builds two synthetic trees (pair i's
+   * `a` in the left tree and its `b` in the right one, under the same entry name), and ONE
+   * `git diff-tree --patch` between them, with the same pinned options as `blobDiff`, yields the
+   * hunks of every pair — git's own diff of the same two blobs, so the hunks equal
+   * `git diff <a> <b>`'s. The entry names are made of the two ids (`<a>-<b>`), as neutral for
+   * `.gitattributes` as the bare ids `git diff <a> <b>` uses as names. Later `blobDiff(a, b)` calls
+   * get the queued result; a pair the batch could not answer (a missing object, a failed batch)
+   * falls back to its own `git diff` when asked for, with the same rejection as before. Only ids
+   * that look like object ids are batched; fewer than `minBatchPairs` pairs are left to
+   * `blobDiff` (no gain). The two trees are unreachable loose
+   * objects, like the pre/post blobs of the edit journal; `git gc` prunes them.
+   */
+  prefetchBlobDiffs(pairs: Iterable<readonly [string, string]>): void {
+    const todo = new Map<string, readonly [string, string]>();
+    for (const [a, b] of pairs) {
+      if (!a || !b || a === b || !hexId.test(a) || !hexId.test(b)) continue;
+      const key = `${a}..${b}`;
+      if (!this.diffCache.has(key) && !this.batched.has(key)) todo.set(key, [a, b]);
+    }
+    if (todo.size < minBatchPairs) return;
+    const batch = this.diffBatch([...todo.values()]);
+    batch.catch((e: unknown) => this.log.debug(`[attribution] batched pair diff failed, diffing pairs one by one: ${e instanceof Error ? e.message : String(e)}`));
+    for (const key of todo.keys()) this.batched.set(key, batch);
+  }
+
+  private async diffOne(a: string, b: string): Promise<DiffHunk[]> {
+    if (a === this.emptyBlob || b === this.emptyBlob) await this.ensureEmptyBlob();
+    const out = await this.git.runBuffer(['diff', ...pinnedDiffArgs, a, b], { okExitCodes: [1] });
+    return parseDiffHunks(out.toString('utf8'));
+  }
+
+  /** Hunks of every pair from one `mktree --batch` and one `diff-tree --patch`, keyed `<a>..<b>`. */
+  private async diffBatch(pairs: readonly (readonly [string, string])[]): Promise<Map<string, DiffHunk[]>> {
+    if (pairs.some(([a, b]) => a === this.emptyBlob || b === this.emptyBlob)) await this.ensureEmptyBlob();
+    const entry = (id: string, name: string): string => `100644 blob ${id}\t${name}`;
+    const left = pairs.map(([a, b]) => entry(a, `${a}-${b}`));
+    const right = pairs.map(([a, b]) => entry(b, `${a}-${b}`));
+    const trees = (await this.git.run(['mktree', '--batch'], { input: `${left.join('\n')}\n\n${right.join('\n')}\n` })).split('\n').filter((l) => l.length > 0);
+    const [leftTree, rightTree] = trees;
+    if (trees.length !== 2 || !hexId.test(leftTree) || !hexId.test(rightTree)) throw new GitError('failed', 'git mktree --batch returned an unexpected answer');
+    this.git.counters.inc('attribution.batchedPairDiffs', pairs.length);
+    const out = await this.git.runBuffer(['diff-tree', '--patch', '--no-renames', ...pinnedDiffArgs, leftTree, rightTree]);
+    const hunks = new Map<string, DiffHunk[]>();
+    for (const f of parseFileDiffs(out.toString('utf8'))) {
+      const dash = f.path.indexOf('-');
+      if (dash > 0) hunks.set(`${f.path.slice(0, dash)}..${f.path.slice(dash + 1)}`, f.hunks);
+    }
+    return hunks;
   }
 
   /**
@@ -366,7 +453,7 @@ export async function analyzeCommit(
   pairs: readonly EditPairInput[],
   opts: AnalyzeCommitOptions = {},
 ): Promise<CommitAttributionResult> {
-  const diffs = new CommitDiffs(git, opts);
+  const diffs = opts.diffs ?? new CommitDiffs(git, opts);
   const log = opts.log ?? nullLogger;
   const degraded: DegradedReason[] = [];
 
@@ -449,6 +536,17 @@ export async function analyzeCommit(
       toDiff.push(e.path);
     }
   }
+  // Every pre → committed and post → committed diff that fullPairs below will ask for, queued as
+  // one batch (two git processes for any number of files and pairs) that runs alongside diff-tree.
+  const diffed = new Set(toDiff);
+  diffs.prefetchBlobDiffs(
+    entries.flatMap((e) => {
+      if (!diffed.has(e.path)) return [];
+      return (pairsByFile.get(e.path) ?? [])
+        .filter((p) => p.preBlob && [p.preBlob, p.postBlob, e.committedBlob].every((id) => sizes.get(id) !== undefined && (sizes.get(id) ?? 0) <= diffs.maxBlobBytes))
+        .flatMap((p) => [[p.preBlob as string, e.committedBlob] as const, [p.postBlob, e.committedBlob] as const]);
+    }),
+  );
   if (toDiff.length > 0) {
     const allListed = toDiff.length === entries.length;
     try {

@@ -246,6 +246,7 @@ export class BlobStore {
       stdio: ['pipe', 'pipe', 'pipe'],
       windowsHide: true,
     });
+    this.git.lowerPriority(child.pid);
     this.child = child;
     this.chunks = [];
     this.buffered = 0;

@@ -124,7 +124,11 @@ export class NoteStore {
   /** Map of annotated commit SHA → note blob SHA; cached (shared, read-only) until the notes ref moves. */
   async listNotedCommits(): Promise<ReadonlyMap<string, string>> {
     if (this.trustCache && this.listCache) return this.listCache.map;
-    const refValue = await this.refValue();
+    return this.listAt(await this.refValue());
+  }
+
+  /** The listing of the notes ref at `refValue` (read by the caller): cached per value. */
+  private async listAt(refValue: string | undefined): Promise<ReadonlyMap<string, string>> {
     if (this.listCache && this.listCache.refValue === refValue) return this.listCache.map;
     if (this.listInFlight && this.listInFlight.refValue === refValue) return this.listInFlight.promise;
     const promise = (async () => {
@@ -243,9 +247,9 @@ export class NoteStore {
     let lastError: unknown;
     for (let attempt = 0; attempt < this.writeAttempts; attempt++) {
       if (attempt > 0) await delay(this.retryDelayMs * 2 ** (attempt - 1));
-      this.invalidate();
+      // the listing of exactly this ref value (a trusted cache may be older)
       const old = await this.refValue();
-      if (!overwrite && (await this.listNotedCommits()).has(sha)) return 'exists';
+      if (!overwrite && (await this.listAt(old)).has(sha)) return 'exists';
       let next: string;
       try {
         next = await this.buildNotesCommit(old, sha, sourceArgs, input, overwrite);

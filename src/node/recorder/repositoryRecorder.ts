@@ -994,18 +994,22 @@ export class RepositoryRecorder {
     const short = sha.slice(0, 8);
     try {
       await this.settleNow();
-      const diffs = new CommitDiffs(this.git, { log: this.log });
+      const diffs = new CommitDiffs(this.git, { log: this.log, worktreeRoot: this.root });
       const full = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(sha) ? sha : await diffs.resolveCommit(sha);
+      // the first reads run side by side (each is one short git process); their results are used in order
+      const infoRead = this.commitInfo(full);
+      const entriesRead = diffs.commitBlobs(full);
+      for (const p of [infoRead, entriesRead]) p.catch(() => undefined); // not awaited when the note exists
+      const [reflog, hasNote] = await Promise.all([this.reflogEntry(full), this.notes.has(full)]);
       // `git commit --amend` (from anywhere) says so in the reflog, with the amended commit just before it
-      const reflog = await this.reflogEntry(full);
       const op = reflog?.op;
       const amendedFrom = opts.amendedFrom ?? (op?.startsWith('commit (amend)') ? reflog?.previous : undefined);
       const amend = amendedFrom !== undefined;
-      if (await this.notes.has(full)) {
+      if (hasNote) {
         // an amend found in the reflog that we already recorded (a reload, a later look) stays as it is
         if (!amend || (!opts.amendedFrom && (await this.store.findCommit(full)))) return { kind: 'exists' };
       }
-      const info = await this.commitInfo(full);
+      const info = await infoRead;
       if (info.parents.length > 1) return { kind: 'skipped', reason: 'merge commit' };
       if (op && notNewCommitOps.test(op)) return { kind: 'skipped', reason: `not a new commit (${op.split(/[:\s]/)[0]})` };
 
@@ -1016,8 +1020,9 @@ export class RepositoryRecorder {
         if (old.hasNote && (await this.treeOf(oldSha)) === info.tree) return await this.copyNote(old.sha, full, old.log);
       }
 
-      const files = await diffs.commitFiles(full);
-      const fileSet = new Set(files);
+      diffs.markCommit(full); // commitInfo read it as a commit (`^{commit}`)
+      const commitEntries = await entriesRead;
+      const fileSet = new Set(commitEntries.map((e) => e.path));
       const exclude = new Map<string, CommittedPairLine[]>();
       for (const r of await this.replacedCommits(full, info.parents, fileSet, old?.log)) {
         for (const [id, lines] of Object.entries(r.sessions)) exclude.set(id, [...(exclude.get(id) ?? []), ...lines]);
@@ -1031,9 +1036,8 @@ export class RepositoryRecorder {
       const latest = info.time + this.commitTimeSkewMs;
       // An edit that started from exactly the committed content of its file was made after this
       // commit (it belongs to a later one): never let this commit use, and consume, it.
-      const commitBlobs = await diffs.commitBlobs(full);
-      const committed = new Map(commitBlobs.map((e) => [e.path, e.committedBlob]));
-      const reverted = this.revertedPairs(snapshots, fileSet, new Map(commitBlobs.map((e) => [e.path, e.parentBlob])), latest);
+      const committed = new Map(commitEntries.map((e) => [e.path, e.committedBlob]));
+      const reverted = this.revertedPairs(snapshots, fileSet, new Map(commitEntries.map((e) => [e.path, e.parentBlob])), latest);
       const inCommit = new Map<SessionSnapshot, JournalPair[]>();
       for (const s of snapshots) {
         const pairs = s.pairs.filter(
@@ -1064,7 +1068,9 @@ export class RepositoryRecorder {
           inputs.push(input);
         }
       }
-      const result = await analyzeCommit(this.git, full, inputs, { log: this.log, worktreeRoot: this.root, aiFiles });
+      // the patch scanned for identifiers is read while the attribution runs
+      const patchRead = this.commitPatch(full);
+      const result = await analyzeCommit(this.git, full, inputs, { log: this.log, worktreeRoot: this.root, aiFiles, diffs });
       if (result.degraded.length > 0) {
         this.counters.inc('recorder.degradedCommits');
         this.log.info(`commit ${short}: attribution degraded (${[...new Set(result.degraded.map((d) => d.reason))].join(', ')})`);
@@ -1073,7 +1079,7 @@ export class RepositoryRecorder {
 
       const sessions = [...inCommit].map(([s, pairs]) => sessionRows(s, pairs, result.contributingInteractionKeys));
       const built = buildNote({
-        commit: { subject: info.subject, files: result.files.map((f) => f.path), patch: await this.commitPatch(full) },
+        commit: { subject: info.subject, files: result.files.map((f) => f.path), patch: await patchRead },
         sessions,
         attribution: attributionInputFrom(result),
         clock: this.clock,
@@ -1177,7 +1183,7 @@ export class RepositoryRecorder {
   }
 
   private async commitInfo(sha: string): Promise<{ parents: string[]; time: number; tree: string; subject: string }> {
-    const out = await this.git.run(['show', '-s', '--format=%P%x00%ct%x00%T%x00%s', sha]);
+    const out = await this.git.run(['show', '-s', '--format=%P%x00%ct%x00%T%x00%s', `${sha}^{commit}`]);
     const [parents = '', ct = '0', tree = '', subject = ''] = out.replace(/\n$/, '').split('\0');
     return { parents: parents.split(' ').filter(Boolean), time: Number(ct) * 1000, tree, subject };
   }
