@@ -40,7 +40,7 @@ export class EditTracker implements vscode.Disposable {
     private readonly log: Logger,
     private readonly idleFlushMs = 1500,
   ) {
-    this.snapshots = new FileSnapshots(repo.root, repo.git);
+    this.snapshots = new FileSnapshots(repo.root, repo.git, (name) => repo.blobs.read(name));
     for (const doc of vscode.workspace.textDocuments) this.track(doc);
     this.disposables.push(
       vscode.workspace.onDidOpenTextDocument((d) => this.track(d)),

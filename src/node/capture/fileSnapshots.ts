@@ -13,9 +13,14 @@ export const maxCapturedBytes = 2 * 1024 * 1024;
 export class FileSnapshots {
   private readonly known = new Map<string, string>();
 
+  /**
+   * @param readObject reads a blob by object name (e.g. `:path`) through a long-lived
+   *   `cat-file --batch` (BlobStore.read): 500 files changed on disk then cost no process each.
+   */
   constructor(
     private readonly root: string,
     private readonly git: GitRunner,
+    private readonly readObject?: (objectName: string) => Promise<Buffer | undefined>,
   ) {}
 
   /** Sets the known content (e.g. an open document at save). */
@@ -35,6 +40,10 @@ export class FileSnapshots {
   async previous(rel: string): Promise<string> {
     const k = this.known.get(rel);
     if (k !== undefined) return k;
+    if (this.readObject) {
+      const blob = await this.readObject(`:${rel}`).catch(() => undefined);
+      return blob ? blob.toString('utf8') : '';
+    }
     const fromIndex = await this.git.tryRun(['show', `:${rel}`]);
     if (fromIndex !== undefined) return fromIndex;
     return '';
