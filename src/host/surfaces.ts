@@ -37,6 +37,7 @@ export class Surfaces implements vscode.Disposable {
   }
 
   private watch(repo: RepositoryService): void {
+    this.apply(); // the status bar is created with the first repository
     this.repoListeners.set(
       repo,
       vscode.Disposable.from(
@@ -72,7 +73,8 @@ export class Surfaces implements vscode.Disposable {
       this.codeLens.registration.dispose();
       this.codeLens = undefined;
     }
-    if (c.statusBarEnabled && !this.statusBar) this.statusBar = new SessionStatusBar(this.services.registry);
+    // hidden outside repositories: created when the first one opens (nothing to do during activation)
+    if (c.statusBarEnabled && !this.statusBar && this.services.registry.all.length > 0) this.statusBar = new SessionStatusBar(this.services.registry);
     if (!c.statusBarEnabled && this.statusBar) {
       this.statusBar.dispose();
       this.statusBar = undefined;
