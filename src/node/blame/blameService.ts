@@ -45,6 +45,7 @@ class BlameJob {
     if (contents !== undefined) args.push('--contents', '-');
     args.push('--', rel);
     const decoder = new StringDecoder('utf8');
+    git.counters.inc('blame.runs');
     this.result = git
       .runBuffer(args, {
         ...(contents !== undefined ? { input: contents } : {}),
