@@ -27,7 +27,7 @@ export interface AgentNoteApi {
   /** Status bar text ('' when hidden). */
   statusBarText(): string;
   /** Numbers for the benchmark. */
-  benchStats(): { activateMs: number; handlerStats: { calls: number; totalMs: number; maxMs: number; medianMs: number }; gitCalls: number };
+  benchStats(): { activateMs: number; handlerStats: { calls: number; totalMs: number; maxMs: number; medianMs: number }; gitCalls: number; blameRuns: number };
 }
 
 export function activate(context: vscode.ExtensionContext): AgentNoteApi {
@@ -70,6 +70,7 @@ export function activate(context: vscode.ExtensionContext): AgentNoteApi {
     benchStats: () => {
       const handler = { calls: 0, totalMs: 0, maxMs: 0, medianMs: 0 };
       let gitCalls = 0;
+      let blameRuns = 0;
       for (const r of s.registry.all) {
         const h = r.trackerStats;
         if (h) {
@@ -79,8 +80,9 @@ export function activate(context: vscode.ExtensionContext): AgentNoteApi {
           handler.medianMs = Math.max(handler.medianMs, h.medianMs);
         }
         gitCalls += r.git.counters.get('git.calls');
+        blameRuns += r.git.counters.get('blame.runs');
       }
-      return { activateMs, handlerStats: handler, gitCalls };
+      return { activateMs, handlerStats: handler, gitCalls, blameRuns };
     },
   };
   s.log.info(`activated in ${activateMs.toFixed(1)} ms (${vscode.env.appName} ${vscode.version})`);

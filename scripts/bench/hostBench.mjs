@@ -116,8 +116,11 @@ function processWatcher(pid, everyMs = 3) {
   };
   return {
     start(p) {
-      phase = p;
+      // children already running (e.g. a long-lived `git cat-file --batch` started earlier) were
+      // not started in phase p: they are counted under 'before'
+      phase = 'before';
       poll();
+      phase = p;
       timer ??= setInterval(poll, everyMs);
     },
     phase(p) {
@@ -266,7 +269,7 @@ export async function runHostConfig(mode, ctx) {
             answer(name);
           } else if (name === 'typing-after') {
             watcher?.stop();
-            driver.processes = { during: watcher?.count('during'), after: watcher?.count('after') };
+            driver.processes = { before: watcher?.count('before'), during: watcher?.count('during'), after: watcher?.count('after') };
             answer(name);
           } else {
             const ref = join(runDir, 'reference-repo');

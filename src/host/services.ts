@@ -41,10 +41,13 @@ export class Services implements vscode.Disposable {
   }
 
   /**
-   * Heavy work starts only in a trusted workspace: git runs repository-controlled programs
-   * (hooks, fsmonitor, filters), so in an untrusted workspace Agent Note captures nothing.
+   * Starts after activate() has returned (activation only registers). Heavy work starts only in a
+   * trusted workspace: git runs repository-controlled programs (hooks, fsmonitor, filters), so in an
+   * untrusted workspace Agent Note captures nothing.
    */
   private async startWhenTrusted(): Promise<void> {
+    // after activate() returns: wiring up the git extension creates the repository services
+    await new Promise<void>((resolve) => setImmediate(resolve));
     if (!vscode.workspace.isTrusted) {
       this.log.info('workspace is not trusted: Agent Note stays idle until it is');
       await new Promise<void>((resolve) => this.own(vscode.workspace.onDidGrantWorkspaceTrust(() => resolve())));

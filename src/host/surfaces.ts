@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Services } from './services';
 import { NoteHoverProvider } from './hover/noteHoverProvider';
+import { BlamePrefetcher } from './hover/blamePrefetcher';
 import { NoteCodeLensProvider } from './codeLens/noteCodeLensProvider';
 import { SessionStatusBar } from './statusBar/sessionStatusBar';
 import type { RepositoryService } from './repositoryService';
@@ -11,6 +12,7 @@ import type { RepositoryService } from './repositoryService';
  */
 export class Surfaces implements vscode.Disposable {
   private hover: vscode.Disposable | undefined;
+  private prefetcher: BlamePrefetcher | undefined;
   private codeLens: { provider: NoteCodeLensProvider; registration: vscode.Disposable } | undefined;
   statusBar: SessionStatusBar | undefined;
   private readonly disposables: vscode.Disposable[] = [];
@@ -35,11 +37,15 @@ export class Surfaces implements vscode.Disposable {
   }
 
   private watch(repo: RepositoryService): void {
+    this.apply(); // the status bar is created with the first repository
     this.repoListeners.set(
       repo,
       vscode.Disposable.from(
         repo.onDidChangeNotes(() => this.codeLens?.provider.refresh()),
-        repo.onDidMoveHead(() => this.codeLens?.provider.refresh()),
+        repo.onDidMoveHead(() => {
+          this.codeLens?.provider.refresh();
+          this.prefetcher?.refresh();
+        }),
         repo.onDidChangeSessions(() => this.statusBar?.scheduleUpdate()),
       ),
     );
@@ -49,10 +55,15 @@ export class Surfaces implements vscode.Disposable {
   private apply(): void {
     const c = this.services.config;
     const log = this.services.log.child('surfaces');
-    if (c.hoversEnabled && !this.hover) this.hover = vscode.languages.registerHoverProvider({ scheme: 'file' }, new NoteHoverProvider(this.services.registry, log));
+    if (c.hoversEnabled && !this.hover) {
+      this.hover = vscode.languages.registerHoverProvider({ scheme: 'file' }, new NoteHoverProvider(this.services.registry, log));
+      this.prefetcher = new BlamePrefetcher(this.services.registry);
+    }
     if (!c.hoversEnabled && this.hover) {
       this.hover.dispose();
       this.hover = undefined;
+      this.prefetcher?.dispose();
+      this.prefetcher = undefined;
     }
     if (c.codeLensEnabled && !this.codeLens) {
       const provider = new NoteCodeLensProvider(this.services.registry, log);
@@ -62,7 +73,8 @@ export class Surfaces implements vscode.Disposable {
       this.codeLens.registration.dispose();
       this.codeLens = undefined;
     }
-    if (c.statusBarEnabled && !this.statusBar) this.statusBar = new SessionStatusBar(this.services.registry);
+    // hidden outside repositories: created when the first one opens (nothing to do during activation)
+    if (c.statusBarEnabled && !this.statusBar && this.services.registry.all.length > 0) this.statusBar = new SessionStatusBar(this.services.registry);
     if (!c.statusBarEnabled && this.statusBar) {
       this.statusBar.dispose();
       this.statusBar = undefined;
@@ -71,6 +83,7 @@ export class Surfaces implements vscode.Disposable {
 
   dispose(): void {
     this.hover?.dispose();
+    this.prefetcher?.dispose();
     this.codeLens?.registration.dispose();
     this.statusBar?.dispose();
     for (const d of this.repoListeners.values()) d.dispose();

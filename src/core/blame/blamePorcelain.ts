@@ -14,6 +14,11 @@ export interface BlameCommitInfo {
   authorTime: number;
   summary: string;
   filename: string;
+  /**
+   * Set when blame stopped at this commit because its parents were outside the blamed range: the
+   * lines blamed to it may come from it or from an older commit.
+   */
+  boundary?: boolean;
 }
 
 export interface BlameResult {
@@ -51,6 +56,7 @@ export function parseBlamePorcelain(text: string): BlameResult {
     else if (key === 'author-time') current.authorTime = Number(value) * 1000;
     else if (key === 'summary') current.summary = value;
     else if (key === 'filename') current.filename = value;
+    else if (key === 'boundary') current.boundary = true;
   }
   return { lines, commits };
 }

@@ -11,7 +11,7 @@ import type { RepositoryService } from '../repositoryService';
 import { commands, linkableCommands } from '../constants';
 
 /**
- * Hover on any line of a tracked file: blames only that line (cached whole-file blame when warm),
+ * Hover on any line of a tracked file: answers as soon as the file's streaming blame has reached the line,
  * finds the commit's note and shows agent, model, AI Ratio, whether this very line was AI-written
  * and by which prompt, the commit's prompts and a response excerpt, with links to our commands.
  * Lines whose commit has no note get no hover (nothing extra is shown).

@@ -70,6 +70,14 @@ export interface GitRunOptions {
    * (its exit status is then ignored). For limited reads such as a blob's first bytes.
    */
   maxOutputBytes?: number;
+  /**
+   * runBuffer only: stream stdout to this callback as it arrives instead of collecting it (the
+   * promise then resolves with an empty buffer). For long outputs read progressively, such as
+   * `git blame --incremental`.
+   */
+  onStdout?: (chunk: Buffer) => void;
+  /** runBuffer only: kills git when aborted (the promise rejects with GitError 'failed'). */
+  signal?: AbortSignal;
 }
 
 export interface GitRunnerOptions {
@@ -206,7 +214,18 @@ export class GitRunner {
         timedOut = true;
         child.kill('SIGKILL');
       }, timeoutMs);
+      let aborted = false;
+      const onAbort = () => {
+        aborted = true;
+        child.kill('SIGKILL');
+      };
+      if (opts.signal?.aborted) onAbort();
+      else opts.signal?.addEventListener('abort', onAbort, { once: true });
       child.stdout.on('data', (d: Buffer) => {
+        if (opts.onStdout) {
+          if (!aborted) opts.onStdout(d);
+          return;
+        }
         if (truncated) return;
         const limit = opts.maxOutputBytes;
         if (limit !== undefined && outBytes + d.length >= limit) {
@@ -222,12 +241,18 @@ export class GitRunner {
       child.stderr.on('data', (d: Buffer) => err.push(d));
       child.on('error', (e: NodeJS.ErrnoException) => {
         clearTimeout(timer);
+        opts.signal?.removeEventListener('abort', onAbort);
         this.counters.inc('git.failures');
         reject(new GitError(e.code === 'ENOENT' ? 'notFound' : 'spawn', `git could not be started: ${e.message}`));
       });
       child.on('close', (code) => {
         clearTimeout(timer);
+        opts.signal?.removeEventListener('abort', onAbort);
         const stderr = Buffer.concat(err).toString('utf8');
+        if (aborted) {
+          reject(new GitError('failed', `git ${args[0]} was cancelled`));
+          return;
+        }
         if (timedOut) {
           this.counters.inc('git.timeouts');
           this.log.warn(`git ${args[0]} killed after ${timeoutMs} ms`);

@@ -1,4 +1,4 @@
-import { blameBlocks, uncommittedSha, type BlameCommitInfo, type BlameResult } from '../../core/blame/blamePorcelain';
+import { blameBlocks, uncommittedSha, type BlameCommitInfo } from '../../core/blame/blamePorcelain';
 import type { DecodedNote } from '../../core/notes/noteCodec';
 import type { NoteAiRange } from '../../core/notes/noteTypes';
 import type { BlameService } from '../blame/blameService';
@@ -36,9 +36,10 @@ export interface LookupTarget {
 }
 
 /**
- * Line → commit → note, for hovers and CodeLens. Cold lookups blame only the hovered line and
- * start a whole-file blame in the background; warm lookups answer from the cached whole-file
- * blame, the cached notes listing (one `git notes list` per notes-ref change) and the decoded-note LRU.
+ * Line → commit → note, for hovers and CodeLens. A lookup waits only until the file's streaming
+ * whole-file blame (started here, or earlier by `prefetch` when an editor showed the file) has
+ * covered the hovered line; later lookups answer from the finished blame. Notes come from the
+ * cached notes listing (one `git notes list` per notes-ref change) and the decoded-note LRU.
  */
 export class LineNoteLookup {
   constructor(
@@ -46,26 +47,23 @@ export class LineNoteLookup {
     private readonly notes: NoteStore,
   ) {}
 
+  /** Starts blaming the file in the background (an editor shows it), so the first hover finds it under way. */
+  prefetch(target: LookupTarget): void {
+    this.blame.prefetch(target.rel, target.head, target.version, target.contents);
+    void this.notes.listNotedCommits().catch(() => undefined);
+  }
+
   async lookup(target: LookupTarget, line: number): Promise<LineNoteInfo | undefined> {
-    const noted = await this.notes.listNotedCommits();
-    const cached = this.blame.peek(target.rel, target.head, target.version);
-    let result: BlameResult | undefined;
-    if (cached) result = await cached;
-    else {
-      // cold: blame one line now; warm the whole file for the next hover
-      void this.blame.blameFile(target.rel, target.head, target.version, target.contents);
-      result = await this.blame.blameLine(target.rel, line, target.contents);
-    }
-    const bl = result?.lines.find((l) => l.line === line);
-    if (!result || !bl) return undefined;
-    const commit = result.commits.get(bl.sha);
+    const [noted, bl] = await Promise.all([this.notes.listNotedCommits(), this.blame.blameLine(target.rel, target.head, target.version, line, target.contents)]);
+    if (!bl) return undefined;
+    const { line: l, commit } = bl;
     const pathInCommit = commit?.filename || target.rel;
-    if (bl.sha === uncommittedSha || !noted.has(bl.sha)) {
-      return { sha: bl.sha, origLine: bl.origLine, pathInCommit, commit, note: undefined, aiLine: undefined, range: undefined };
+    if (l.sha === uncommittedSha || !noted.has(l.sha)) {
+      return { sha: l.sha, origLine: l.origLine, pathInCommit, commit, note: undefined, aiLine: undefined, range: undefined };
     }
-    const note = await this.notes.read(bl.sha);
-    const { aiLine, range } = lineInNote(note, pathInCommit, bl.origLine);
-    return { sha: bl.sha, origLine: bl.origLine, pathInCommit, commit, note, aiLine, range };
+    const note = await this.notes.read(l.sha);
+    const { aiLine, range } = lineInNote(note, pathInCommit, l.origLine);
+    return { sha: l.sha, origLine: l.origLine, pathInCommit, commit, note, aiLine, range };
   }
 
   /** Contiguous blocks of lines from the same noted commit (for CodeLens). */

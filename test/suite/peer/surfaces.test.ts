@@ -26,6 +26,26 @@ describe('surfaces on peer-written notes (todo-api)', () => {
     await waitFor(() => api.repositories().find((r) => r.root === workspaceRoot()), 30_000, 'repository');
   });
 
+  it('showing a file starts its blame, and the first hover in it answers from that blame', async () => {
+    const api = await agentNote();
+    const config = vscode.workspace.getConfiguration('agentNote');
+    // CodeLens would blame the file too: without it, only the hover's prefetch can
+    await config.update('codeLens.enabled', false, vscode.ConfigurationTarget.Global);
+    try {
+      const runs = () => api.benchStats().blameRuns;
+      const before = runs();
+      const uri = vscode.Uri.file(path.join(workspaceRoot(), 'src/store.ts'));
+      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+      await waitFor(() => runs() > before || undefined, 20_000, 'a blame started by showing the file');
+      const started = runs();
+      const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, new vscode.Position(14, 2));
+      assert.match(hoverText(hovers ?? []), /74%/);
+      assert.equal(runs(), started, 'the hover used the blame started when the file was shown');
+    } finally {
+      await config.update('codeLens.enabled', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('hover on a line of an AI commit shows the prompt and the AI Ratio', async () => {
     // src/store.ts line 15 was last changed by "feat: validate todo titles" (74%, line method)
     const text = await waitFor(async () => {
@@ -56,7 +76,10 @@ describe('surfaces on peer-written notes (todo-api)', () => {
     assert.ok(titles.some((t) => /74% AI · 1 prompt · claude-opus-4-6 · e13b790/.test(t)), titles.join('\n'));
     assert.ok(titles.some((t) => /100% AI .* 07e49a7/.test(t)), titles.join('\n'));
     // first block starts at line 1 (the store was created by 07e49a7)
-    assert.equal(lenses[0].range.start.line, 0);
+    // executeCodeLensProvider lists resolved lenses in the order their resolution finished
+    const first = [...lenses].sort((a, b) => a.range.start.line - b.range.start.line)[0];
+    assert.equal(first.range.start.line, 0);
+    assert.match(first.command!.title, /07e49a7/);
   });
 
   it('Show Note renders the note of a given commit', async () => {
