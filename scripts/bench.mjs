@@ -123,7 +123,7 @@ try {
       const steps = run === 0 ? ['activation', 'memory', 'hover', 'typing', 'commits'] : ['activation', 'memory', 'hover'];
       for (const mode of ['enabled', 'disabled']) {
         const r = await stage(`code-server run ${run + 1}/${hostRounds} (${mode}: ${steps.join(', ')})`, () =>
-          runHostConfig(mode, { base, pristine, wsPath, file: repo.bigFile, hoverLines: lines, run, steps, hoverRounds: 10, commits: 30 }),
+          runHostConfig(mode, { base, pristine, wsPath, file: repo.bigFile, hoverLines: lines, run, steps, hoverRounds: 10, commits: 40 }),
         );
         if (r) {
           results.host[mode].push(r);

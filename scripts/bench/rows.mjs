@@ -101,16 +101,21 @@ export function buildRows(r, durationMs) {
         : 'not measured',
     }),
   );
-  // drift-corrected: the runs are minutes apart, so each run's workspace commits are divided by the
-  // same commits made next to them (alternately before and after) in an unwatched reference copy (run-level medians)
+  // drift-corrected, paired: the runs are minutes apart and the machine's speed drifts, so each
+  // workspace commit is divided by the reference commit made right next to it (alternately just
+  // before and just after) in an unwatched copy of the repository; the row's ratio is the median of
+  // those per-commit ratios with Agent Note ÷ the same median without it
   const eCommits = enabled.flatMap((x) => x.driver?.commits ?? []);
   const dCommits = disabled.flatMap((x) => x.driver?.commits ?? []);
   const refE = enabled.flatMap((x) => x.driver?.referenceCommits ?? []);
   const refD = disabled.flatMap((x) => x.driver?.referenceCommits ?? []);
   const med = (xs) => summarize(xs).median;
-  const drift = (ew, er, dw, dr) => ew / er / (dw / dr);
-  const corrected = eCommits.length && dCommits.length && refE.length && refD.length ? drift(med(eCommits), med(refE), med(dCommits), med(refD)) : undefined;
-  const ci = corrected !== undefined ? bootstrapInterval([eCommits, refE, dCommits, refD], drift) : undefined;
+  const paired = (ws, ref) => ws.slice(0, Math.min(ws.length, ref.length)).map((w, i) => w / ref[i]);
+  const pairsE = paired(eCommits, refE);
+  const pairsD = paired(dCommits, refD);
+  const corrected = pairsE.length && pairsD.length ? med(pairsE) / med(pairsD) : undefined;
+  const ci = corrected !== undefined ? bootstrapInterval([pairsE, pairsD], (e, d) => e / d) : undefined;
+  const unpaired = eCommits.length && dCommits.length && refE.length && refD.length ? med(eCommits) / med(refE) / (med(dCommits) / med(refD)) : undefined;
   const raw = eCommits.length && dCommits.length ? med(eCommits) / med(dCommits) : undefined;
   const commitProcs = enabled.map((x) => x.driver?.processes?.commits).filter(Boolean);
   out.push(
@@ -124,7 +129,7 @@ export function buildRows(r, durationMs) {
       baselineLabel: 'same commits, Agent Note not loaded',
       ratio: corrected,
       check: (_s, ratio) => ratio <= 1.05 || `ratio ${ratio.toFixed(3)}`,
-      note: `\`git commit -a\` of a one-line change to README.md in the extension host's workspace, run by the benchmark driver like a terminal would (${eCommits.length} commits after 2 warm-ups; 500 ms after writing the change, 700 ms between commits, so Agent Note and the git extension react to every commit); wall time of the git process. The enabled and disabled runs happen minutes apart, so each run's median is divided by the median of the same commits made next to them (alternately just before and just after) in an unwatched copy of the repository (reference medians: ${refE.length ? `${summarize(refE).median.toFixed(1)} ms during the enabled run, ${summarize(refD).median.toFixed(1)} ms during the disabled one` : 'not measured'}); the ratio is (enabled median ÷ its reference median) ÷ (disabled median ÷ its reference median)${ci ? `; 95 % bootstrap interval ${ci[0].toFixed(2)}–${ci[1].toFixed(2)}${ci[1] - ci[0] > 0.1 ? ' — wider than the 5 % the goal allows: single commits vary a lot on this machine, so one run can pass or fail by noise' : ''}` : ''}. Uncorrected ratio of the medians: ${raw ? raw.toFixed(3) : '—'}.${commitProcs.length ? ` Git processes Agent Note started during the ${eCommits.length + 2} commits: ${commitProcs.map((c) => `${c.ours} (${Object.entries(c.oursByCommand ?? {}).sort((a, b) => b[1] - a[1]).map(([k, n]) => `\`${k}\` ×${n}`).join(', ')})`).join('; ')}.` : ''}`,
+      note: `\`git commit -a\` of a one-line change to README.md in the extension host's workspace, run by the benchmark driver like a terminal would (${eCommits.length} commits after 2 warm-ups; 500 ms after writing the change, 700 ms between commits, so Agent Note and the git extension react to every commit); wall time of the git process. The enabled and disabled runs happen minutes apart, so each workspace commit is divided by the same commit made right next to it (alternately just before and just after) in an unwatched copy of the repository (reference medians: ${refE.length ? `${summarize(refE).median.toFixed(1)} ms during the enabled run, ${summarize(refD).median.toFixed(1)} ms during the disabled one` : 'not measured'}); the ratio is the median of these per-commit ratios with Agent Note ÷ the same median without it (median per-commit ratio ${pairsE.length ? `${med(pairsE).toFixed(3)} enabled, ${med(pairsD).toFixed(3)} disabled` : '—'})${ci ? `; 95 % bootstrap interval ${ci[0].toFixed(2)}–${ci[1].toFixed(2)}${ci[1] - ci[0] > 0.1 ? ' — wider than the 5 % the goal allows: single commits vary a lot on this machine, so one run can pass or fail by noise' : ''}` : ''}. Ratio of the run medians each divided by its reference median: ${unpaired ? unpaired.toFixed(3) : '—'}; uncorrected ratio of the medians: ${raw ? raw.toFixed(3) : '—'}.${commitProcs.length ? ` Git processes Agent Note started during the ${eCommits.length + 2} commits: ${commitProcs.map((c) => `${c.ours} (${Object.entries(c.oursByCommand ?? {}).sort((a, b) => b[1] - a[1]).map(([k, n]) => `\`${k}\` ×${n}`).join(', ')})`).join('; ')}.` : ''}`,
     }),
   );
   const p = r.parse;

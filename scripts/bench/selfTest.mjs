@@ -101,6 +101,26 @@ describe('goal evaluation of a run', () => {
     assert.equal(rows['commit-overhead'].status, 'pass');
     assert.ok(Math.abs(rows['commit-overhead'].ratio - 1) < 1e-4);
   });
+  it('pairs each commit with the reference commit next to it: a slow stretch of the machine cancels out', () => {
+    // during the enabled run the machine slowed down 3× for a while (both sides of those pairs);
+    // run-level medians would call that overhead (30 ÷ 10 = 3), the per-commit pairs do not
+    const drifted = {
+      ...results,
+      host: {
+        ...results.host,
+        enabled: [hostRun('enabled', { activate: 5, rss: 200 * MB, commits: [10, 30, 30, 30, 10], ref: [10, 30, 30, 10, 10], git: 1, ours: 0 })],
+        disabled: [hostRun('disabled', { rss: 160 * MB, commits: [10, 10, 10, 10, 10], ref: [10, 10, 10, 10, 10], git: 1, ours: 0 })],
+      },
+    };
+    const r = buildRows(drifted, 300_000).find((x) => x.id === 'commit-overhead');
+    assert.equal(r.ratio, 1);
+    assert.equal(r.status, 'pass');
+    // a real 20 % overhead on every commit is still caught
+    const slower = { ...drifted, host: { ...drifted.host, enabled: [hostRun('enabled', { activate: 5, rss: 200 * MB, commits: [12, 36, 36, 12, 12], ref: [10, 30, 30, 10, 10], git: 1, ours: 0 })] } };
+    const s = buildRows(slower, 300_000).find((x) => x.id === 'commit-overhead');
+    assert.ok(Math.abs(s.ratio - 1.2) < 1e-9);
+    assert.equal(s.status, 'fail');
+  });
   it('takes extra RSS as enabled − disabled, the ratio as enabled ÷ disabled', () => {
     assert.equal(rows.rss.stats.median, 40);
     assert.equal(rows.rss.ratio, 1.25);

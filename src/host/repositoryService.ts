@@ -181,11 +181,12 @@ export class RepositoryService implements vscode.Disposable {
     this.watcher = watcher;
     this.disposables.push(
       toDisposable(
-        watcher.onEvents((batch) => {
-          void recorder
+        // returning the promise holds the tailer back until the recorder took the batch (memory stays flat during a catch-up)
+        watcher.onEvents((batch) =>
+          recorder
             .onAgentEvents(batch.map((e) => ({ event: e.event, key: e.key, transcriptPath: e.source.filePath, fileTimeMs: e.source.fileTimeMs })))
-            .catch((e) => this.log.warn(`transcript events failed: ${String(e)}`));
-        }),
+            .catch((e) => this.log.warn(`transcript events failed: ${String(e)}`)),
+        ),
       ),
     );
     await watcher.start();

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { addBounded } from '../collections';
 import { normalizeAgentPath } from './agentPath';
 import { BaseParser, type RecordResult, str } from './baseParser';
 import { lineCount, replacementStats, structuredPatchStats } from './editStats';
@@ -63,6 +64,8 @@ const maxTrackedMessages = 64;
 const maxPendingStateChars = 256 * 1024;
 
 const maxResumeIds = 128;
+/** Record and tool-use ids remembered for de-duplication while reading (the newest half is kept when exceeded). */
+const maxSeenIds = 4096;
 
 const stateSchema = z.object({
   pending: z.array(z.tuple([z.string(), z.object({ name: z.string(), input: z.record(z.unknown()), model: z.string().optional() })])),
@@ -131,7 +134,7 @@ export class ClaudeParser extends BaseParser {
       const uuid = base.data.uuid;
       if (uuid !== undefined) {
         if (this.seenUuids.has(uuid)) return 'ok';
-        this.seenUuids.add(uuid);
+        addBounded(this.seenUuids, uuid, maxSeenIds);
       }
       return type === 'user' ? this.handleUser(json.value) : this.handleAssistant(json.value);
     }
@@ -205,7 +208,7 @@ export class ClaudeParser extends BaseParser {
       if (!u.success) continue;
       const { id, name } = u.data;
       if (this.seenToolUses.has(id)) continue;
-      this.seenToolUses.add(id);
+      addBounded(this.seenToolUses, id, maxSeenIds);
       flushText();
       const input = u.data.input ?? {};
       if (editTools.has(name)) this.pending.set(id, { name, input, model });

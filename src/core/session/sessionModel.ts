@@ -1,4 +1,5 @@
 import type { AgentEvent, AgentId } from '../model/agentEvents';
+import { addBounded } from '../collections';
 import type { Clock } from '../ports';
 
 /**
@@ -88,7 +89,7 @@ export interface SessionModelOptions {
 }
 
 /** Event keys remembered per session for de-duplication (the newest half is kept when exceeded). */
-const maxSeenKeys = 4096;
+const maxSeenKeys = 1024;
 
 interface Segment {
   key?: string;
@@ -223,18 +224,9 @@ export class SessionModel {
       s = { key, agent: event.agent, id: event.sessionId, transcriptPaths: [], turns: [], heartbeat: time, active: false, turnBase: 0, seenKeys: new Set() };
       this.sessions.set(key, s);
     }
-    if (source.key !== undefined) {
-      s.seenKeys.add(source.key);
-      // re-deliveries are of recent events (the recorder's AppliedKeys guards the journal for good):
-      // keep the newest keys only, so memory does not grow with the length of a session
-      if (s.seenKeys.size > maxSeenKeys) {
-        let drop = s.seenKeys.size - maxSeenKeys / 2;
-        for (const k of s.seenKeys) {
-          if (drop-- <= 0) break;
-          s.seenKeys.delete(k);
-        }
-      }
-    }
+    // re-deliveries are of recent events (the recorder's AppliedKeys guards the journal for good):
+    // keep the newest keys only, so memory does not grow with the length of a session
+    if (source.key !== undefined) addBounded(s.seenKeys, source.key, maxSeenKeys);
     if (source.transcriptPath !== undefined && !s.transcriptPaths.includes(source.transcriptPath)) s.transcriptPaths.push(source.transcriptPath);
     s.heartbeat = Math.max(s.heartbeat, time);
     s.active = this.isActive(s.heartbeat);

@@ -31,8 +31,12 @@ export interface TailerOptions {
   cwdHint?: string;
   sidechain?: boolean;
   offsetStore?: OffsetStore;
-  /** Receives every batch of events (one batch per read). */
-  onEvents: (events: TailedEvent[]) => void;
+  /**
+   * Receives every batch of events (at most ~1000 per call). A returned promise is awaited before
+   * the next chunk is read: a slow consumer holds back a catch-up read instead of having a whole
+   * backlog of parsed events pile up in memory.
+   */
+  onEvents: (events: TailedEvent[]) => unknown;
   /** Called once when the file disappeared; the tailer has stopped. */
   onGone?: () => void;
   /** Bytes read per read() call. Default 256 KiB. */
@@ -253,7 +257,7 @@ export class TranscriptTailer {
         (!savedTail || savedTail.equals(tailNow!));
       if (this.parser.mode === 'wholeFile') {
         // message-id keyed diffing does not depend on the bytes: always resume the parser state
-        this.emitRestored(entry, this.parser.restoreState(entry.parserState));
+        await this.emitRestored(entry, this.parser.restoreState(entry.parserState));
         this.stats.resumedFromOffset = same;
         return;
       }
@@ -267,14 +271,14 @@ export class TranscriptTailer {
       this.stats.resumedFromOffset = true;
       this.readPos = entry.offset;
       this.splitter = new LineSplitter({ maxLineBytes: this.opts.maxLineBytes, startOffset: entry.offset });
-      this.emitRestored(entry, this.parser.restoreState(entry.parserState));
+      await this.emitRestored(entry, this.parser.restoreState(entry.parserState));
     } finally {
       await fh.close();
     }
   }
 
-  private emitRestored(entry: OffsetEntry, announced: AgentEvent[]): void {
-    this.emit(
+  private async emitRestored(entry: OffsetEntry, announced: AgentEvent[]): Promise<void> {
+    await this.emit(
       announced.map((event, index) => ({ event, index, offset: entry.offset, key: `${this.filePath}:${entry.offset}:resume${index}` })),
       entry.mtimeMs,
     );
@@ -325,7 +329,7 @@ export class TranscriptTailer {
           this.parser.push(line.text).forEach((event, index) => batch.push({ event, offset: line.offset, index, key: `${this.filePath}:${line.offset}:${index}` }));
         }
         // deliver in bounded batches so a huge backlog does not pile up in memory
-        if (batch.length >= 1000) emitted += this.emit(batch.splice(0), mtimeMs);
+        if (batch.length >= 1000) emitted += await this.emit(batch.splice(0), mtimeMs);
       }
       const committed = this.splitter.committedOffset;
       if (this.tailPrint?.offset !== committed) {
@@ -335,7 +339,7 @@ export class TranscriptTailer {
       this.parser.flush().forEach((event, index) => batch.push({ event, offset: committed, index, key: `${this.filePath}:${committed}:flush${index}` }));
       this.stats.longLinesSkipped = this.longLinesBeforeReset + this.splitter.longLinesSkipped;
       this.stats.nulBytesRemoved = this.nulBytesBeforeReset + this.splitter.nulBytesRemoved;
-      emitted += this.emit(batch, mtimeMs);
+      emitted += await this.emit(batch, mtimeMs);
       this.save(committed, size, ino, dev, mtimeMs);
     } finally {
       await fh.close();
@@ -398,7 +402,7 @@ export class TranscriptTailer {
         this.lastMtimeMs = mtimeMs;
         this.fingerprint = Buffer.from(bytes.subarray(0, fingerprintBytes));
       }
-      const emitted = this.emit(
+      const emitted = await this.emit(
         events.map((event, index) => ({ event, index, offset: 0, key: `${this.filePath}#${hashEvent(event)}` })),
         mtimeMs,
       );
@@ -411,7 +415,7 @@ export class TranscriptTailer {
 
   // ─── shared ──────────────────────────────────────────────────────────────────────────────────
 
-  private emit(items: { event: AgentEvent; offset: number; index: number; key: string }[], fileTimeMs: number): number {
+  private async emit(items: { event: AgentEvent; offset: number; index: number; key: string }[], fileTimeMs: number): Promise<number> {
     if (items.length === 0 || this.disposed) return 0;
     const batch: TailedEvent[] = items.map((i) => ({
       event: i.event,
@@ -419,7 +423,7 @@ export class TranscriptTailer {
       source: { agent: this.agent, filePath: this.filePath, offset: i.offset, index: i.index, fileTimeMs },
     }));
     try {
-      this.opts.onEvents(batch);
+      await this.opts.onEvents(batch);
     } catch (e) {
       this.counters.inc('tailer.listenerErrors');
       this.log.error(`transcript event listener failed: ${e instanceof Error ? e.message : String(e)}`);

@@ -33,7 +33,7 @@ export interface TranscriptWatcherOptions {
 export class TranscriptWatcher {
   private readonly discovery: TranscriptDiscovery;
   private readonly tailers = new Map<string, TranscriptTailer>();
-  private readonly listeners = new Set<(events: TailedEvent[]) => void>();
+  private readonly listeners = new Set<(events: TailedEvent[]) => unknown>();
   private readonly dirWatchers = new Map<string, fs.FSWatcher>();
   private readonly log: Logger;
   readonly counters: Counters;
@@ -51,7 +51,8 @@ export class TranscriptWatcher {
   }
 
   /** Subscribes to event batches; returns a disposable. */
-  onEvents(listener: (events: TailedEvent[]) => void): { dispose(): void } {
+  /** A listener's promise is awaited before its tailer reads on (back-pressure during catch-up). */
+  onEvents(listener: (events: TailedEvent[]) => unknown): { dispose(): void } {
     this.listeners.add(listener);
     return { dispose: () => this.listeners.delete(listener) };
   }
@@ -124,10 +125,14 @@ export class TranscriptWatcher {
         this.tailers.delete(p);
       }
     }
-    const started: Promise<void>[] = [];
-    for (const t of wanted) if (!this.tailers.has(t.filePath)) started.push(this.startTailer(t));
-    await Promise.all(started);
     this.updateDirWatchers(result.watchDirs);
+    // catch-ups one after the other (newest transcripts first, as discovery orders them): each
+    // tailer holds at most one batch of parsed events until the consumer took it, so memory stays
+    // at one batch instead of one per transcript
+    for (const t of wanted) {
+      if (this.disposed) return;
+      if (!this.tailers.has(t.filePath)) await this.startTailer(t);
+    }
     this.reportSkips(result.stats);
     this.log.debug(`transcripts: ${result.transcripts.length} found, ${this.tailers.size} tailed`);
   }
@@ -167,15 +172,21 @@ export class TranscriptWatcher {
     if (this.disposed) tailer.dispose();
   }
 
-  private forward(events: TailedEvent[]): void {
+  private forward(events: TailedEvent[]): Promise<unknown> {
+    const failed = (e: unknown) => {
+      this.counters.inc('watcher.listenerErrors');
+      this.log.error(`transcript listener failed: ${e instanceof Error ? e.message : String(e)}`);
+    };
+    const pending: Promise<unknown>[] = [];
     for (const l of [...this.listeners]) {
       try {
-        l(events);
+        const r = l(events);
+        if (r instanceof Promise) pending.push(r.catch(failed));
       } catch (e) {
-        this.counters.inc('watcher.listenerErrors');
-        this.log.error(`transcript listener failed: ${e instanceof Error ? e.message : String(e)}`);
+        failed(e);
       }
     }
+    return Promise.all(pending);
   }
 
   private updateDirWatchers(dirs: readonly string[]): void {

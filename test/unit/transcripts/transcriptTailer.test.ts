@@ -37,6 +37,34 @@ describe('TranscriptTailer', () => {
     return { t, events };
   }
 
+  it('waits for a slow consumer before reading on: one batch in flight during a catch-up, nothing lost', async () => {
+    const file = writeFile(path.join(tmp.dir, `${SID}.jsonl`), jsonl(Array.from({ length: 5000 }, (_, i) => user(`u${i}`, `prompt ${i}`))));
+    let inFlight = 0;
+    let maxInFlight = 0;
+    let calls = 0;
+    const got: string[] = [];
+    const t = new TranscriptTailer({
+      agent: 'claude',
+      filePath: file,
+      chunkSize: 16 * 1024,
+      useFsWatch: false,
+      pollIntervalMs: 0,
+      onEvents: async (b) => {
+        calls++;
+        maxInFlight = Math.max(maxInFlight, ++inFlight);
+        await new Promise((r) => setTimeout(r, 5));
+        got.push(...prompts(b));
+        inFlight--;
+      },
+    });
+    tailers.push(t);
+    await t.start();
+    assert.ok(calls >= 5, `${calls} batches`);
+    assert.equal(maxInFlight, 1);
+    assert.equal(got.length, 5000);
+    assert.equal(got[4999], 'prompt 4999');
+  });
+
   it('reads appended lines only, waits for a partial last line, and keys events by file + line offset + index', async () => {
     const file = writeFile(path.join(tmp.dir, `${SID}.jsonl`), jsonl([user('u1', 'one')]));
     const { t, events } = tailer(file);
