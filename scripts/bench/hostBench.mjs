@@ -208,6 +208,8 @@ export async function runHostConfig(mode, ctx) {
     typing: { chars: 200, intervalMs: 40, line: 2500, afterMs: 1000, maxMs: 30_000 },
     settle: { maxMs: 100_000, minMs: 3000, quietPercent: 5, windowMs: 500, windows: 4 },
     driverTimeoutMs: 180_000,
+    // diagnostics only (not a measurement): a heap snapshot of the extension host after the memory step
+    ...(ctx.heapSnapshot ? { heapSnapshot: ctx.heapSnapshot } : {}),
   };
   writeFileSync(planFile, JSON.stringify(plan, null, 2));
   const testsEntry = join(ROOT, 'out/test/suite/index.js');

@@ -19,6 +19,8 @@ interface BenchPlan {
   mode: 'enabled' | 'disabled';
   /** Which steps run: activation, memory, hover, typing, commits (a light round skips the last two). */
   steps: string[];
+  /** Diagnostics: write a heap snapshot of the extension host here after the memory step. */
+  heapSnapshot?: string;
   outFile: string;
   syncDir: string;
   /** Repo-relative path of the big file. */
@@ -205,6 +207,7 @@ async function api(): Promise<ApiLike | undefined> {
     if (!plan!.steps.includes('memory')) this.skip();
     results.settle = await settleCpu(plan!.settle);
     results.memorySettled = await memory();
+    if (plan!.heapSnapshot) v8.writeHeapSnapshot(plan!.heapSnapshot);
     save();
   });
 

@@ -36,7 +36,7 @@ const tick = () => new Promise((r) => setImmediate(r));
 describe('event loop during a 500-file AI commit', function () {
   this.timeout(240_000);
 
-  it(`the extension host never stalls for long while the note is recorded (goal ≤ ${goalMs} ms)`, async () => {
+  it(`measures the longest extension-host stall while a ${files}-file AI commit is captured and recorded; fails above ${failMs} ms (goal ${goalMs} ms, not met yet)`, async () => {
     const api = await agentNote();
     const root = workspaceRoot();
     await waitFor(() => api.repositories().find((r) => r.root === root), 30_000, 'repository');
