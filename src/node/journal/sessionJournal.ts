@@ -207,8 +207,11 @@ export class SessionJournal {
 
   /** Atomically points `agentnote/session` at `id` (no trailing newline, like the CLI). */
   async setActiveSession(id: string): Promise<void> {
+    const file = path.join(this.root, journalFileNames.session);
+    // already pointing at it (the usual case from the second prompt on): one read instead of a replace
+    if ((await readSmall(file)) === id) return;
     await mkdir(this.root, { recursive: true });
-    await writeFileAtomic(path.join(this.root, journalFileNames.session), id);
+    await writeFileAtomic(file, id);
   }
 
   /** Removes the `agentnote/session` pointer. */
@@ -541,7 +544,7 @@ export class JournalSession {
   }
 
   async writeAgent(agent: string): Promise<void> {
-    await this.writeSmall(journalFileNames.agent, `${agent}\n`);
+    await this.writeSmallIfChanged(journalFileNames.agent, `${agent}\n`);
   }
 
   async readTranscriptPath(): Promise<string | undefined> {
@@ -549,12 +552,18 @@ export class JournalSession {
   }
 
   async writeTranscriptPath(p: string): Promise<void> {
-    await this.writeSmall(journalFileNames.transcriptPath, `${p}\n`);
+    await this.writeSmallIfChanged(journalFileNames.transcriptPath, `${p}\n`);
   }
 
   private async writeSmall(name: string, data: string): Promise<void> {
     await this.ensureDir();
     await writeFileAtomic(path.join(this.dir, name), data);
+  }
+
+  /** Like writeSmall, but only a read when the file already holds `data` (values that rarely change). */
+  private async writeSmallIfChanged(name: string, data: string): Promise<void> {
+    if ((await readSmall(path.join(this.dir, name))) === data) return;
+    await this.writeSmall(name, data);
   }
 
   // ── evidence checks (§1.9, §2.4) ──
