@@ -164,13 +164,15 @@ export class TranscriptTailer {
   }
 
   /**
-   * Restores the saved offset (if it still matches the file), reads everything available and
-   * starts watching. Resolves after the first read.
+   * Restores the saved offset (if it still matches the file), starts watching, then reads
+   * everything available. Resolves after the first read. Watching starts first: the first read
+   * waits for its consumer (back-pressure), and an append made meanwhile must trigger a re-read at
+   * once instead of waiting for the next poll.
    */
   async start(): Promise<void> {
     await this.restore();
-    await this.readNow();
     if (!this.stopped) this.startWatching();
+    await this.readNow();
   }
 
   /** Reads what was appended since the last read (serialized: concurrent calls coalesce). Returns the number of events emitted. */

@@ -65,6 +65,37 @@ describe('TranscriptTailer', () => {
     assert.equal(got[4999], 'prompt 4999');
   });
 
+  it('watches from the start: a line appended while the first batch is still being consumed is read at once, not at the next poll', async () => {
+    const file = writeFile(path.join(tmp.dir, `${SID}.jsonl`), jsonl([user('u1', 'first')]));
+    let release!: () => void;
+    const consumed = new Promise<void>((r) => (release = r));
+    const got: string[] = [];
+    let first = true;
+    const t = new TranscriptTailer({
+      agent: 'claude',
+      filePath: file,
+      useFsWatch: true,
+      debounceMs: 20,
+      pollIntervalMs: 60_000,
+      onEvents: async (b) => {
+        if (first) {
+          first = false;
+          await consumed;
+        }
+        got.push(...prompts(b));
+      },
+    });
+    tailers.push(t);
+    const started = t.start();
+    await new Promise((r) => setTimeout(r, 50));
+    fs.appendFileSync(file, `${JSON.stringify(user('u2', 'second'))}\n`);
+    await new Promise((r) => setTimeout(r, 100));
+    release();
+    await started;
+    await waitFor(() => got.includes('second'), 1000, 'the appended prompt');
+    assert.deepEqual(got, ['first', 'second']);
+  });
+
   it('reads appended lines only, waits for a partial last line, and keys events by file + line offset + index', async () => {
     const file = writeFile(path.join(tmp.dir, `${SID}.jsonl`), jsonl([user('u1', 'one')]));
     const { t, events } = tailer(file);
