@@ -41,7 +41,7 @@ describe('recording notes for commits', function () {
     other.prompt('this belongs to another project');
     const s = new ClaudeSession(root);
     s.prompt('Start a notes file');
-    await waitFor(() => api.sessions(root).find((x) => x.id === s.id), 10_000, 'new claude session');
+    await waitFor(() => api.sessions(root).find((x) => x.id === s.id && x.prompts.includes('Start a notes file')), 10_000, 'new claude session with its first prompt');
     s.prompt('Create notes.md with a title');
     const t0 = Date.now();
     await waitFor(() => api.sessions(root).find((x) => x.id === s.id && x.prompts.includes('Create notes.md with a title')), 5000, 'claude prompt');

@@ -32,7 +32,8 @@ describe('tailing agent transcripts', function () {
     const c = new CursorSession(root);
     c.prompt('Start a changelog');
     const tNew = Date.now();
-    await waitFor(() => session(c.id), 15_000, 'new cursor session');
+    // the session and its first prompt (journaled one event after the other: wait for both)
+    await waitFor(() => (session(c.id)?.prompts.includes('Start a changelog') ? true : undefined), 15_000, 'new cursor session with its first prompt');
     const newMs = Date.now() - tNew;
     // a new session is found by a directory event (rescan debounced 500 ms), not the 30 s periodic rescan
     assert.ok(newMs <= 2000, `new session seen after ${newMs} ms`);
