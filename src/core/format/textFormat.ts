@@ -1,10 +1,17 @@
 /** Small formatting helpers shared by the hover, CodeLens, status bar and webviews (pure). */
 
 /** "3 days ago" in the given locale (Intl.RelativeTimeFormat). */
+const relativeFormats = new Map<string, Intl.RelativeTimeFormat>();
+
 export function relativeTime(thenMs: number, nowMs: number, locale = 'en'): string {
   const s = Math.round((thenMs - nowMs) / 1000);
   const abs = Math.abs(s);
-  const fmt = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+  // building a formatter costs milliseconds (locale data); the status bar asks often
+  let fmt = relativeFormats.get(locale);
+  if (!fmt) {
+    fmt = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+    relativeFormats.set(locale, fmt);
+  }
   if (abs < 60) return fmt.format(s, 'second');
   if (abs < 3600) return fmt.format(Math.round(s / 60), 'minute');
   if (abs < 86400) return fmt.format(Math.round(s / 3600), 'hour');

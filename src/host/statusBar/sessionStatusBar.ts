@@ -4,6 +4,9 @@ import { agentDisplayName, escapeMarkdown, firstLine, relativeTime } from '../..
 import type { RepositoryRegistry } from '../repositoryRegistry';
 import { commands } from '../constants';
 
+/** The tooltip (Markdown) is rebuilt at most this often. */
+const tooltipIntervalMs = 2000;
+
 const agentIcons: Record<string, string> = { claude: 'sparkle', cursor: 'edit', codex: 'terminal', gemini: 'star-full' };
 
 /**
@@ -34,13 +37,13 @@ export class SessionStatusBar implements vscode.Disposable {
 
   private pending: NodeJS.Timeout | undefined;
 
-  /** Debounced from session change events (a transcript burst causes one update). */
+  /** Throttled from session change events (a transcript burst causes one update per 300 ms). */
   scheduleUpdate(): void {
     if (this.pending) return;
     this.pending = setTimeout(() => {
       this.pending = undefined;
       this.update();
-    }, 100);
+    }, 300);
   }
 
   update(): void {
@@ -57,8 +60,36 @@ export class SessionStatusBar implements vscode.Disposable {
     const icon = session.active ? agentIcons[session.agent] ?? 'hubot' : 'circle-outline';
     const parts = [name, prompts === 1 ? vscode.l10n.t('1 prompt') : vscode.l10n.t('{0} prompts', prompts), files === 1 ? vscode.l10n.t('1 file') : vscode.l10n.t('{0} files', files)];
     if (!session.active) parts.push(vscode.l10n.t('idle'));
-    this.item.text = `$(${icon}) ${parts.join(' · ')}`;
-    this.item.accessibilityInformation = { label: vscode.l10n.t('Agent session: {0}', parts.join(', ')) };
+    // every property change re-sends the whole item (its Markdown tooltip included): change only what changed
+    const text = `$(${icon}) ${parts.join(' · ')}`;
+    if (this.item.text !== text) {
+      this.item.text = text;
+      this.item.accessibilityInformation = { label: vscode.l10n.t('Agent session: {0}', parts.join(', ')) };
+    }
+    this.scheduleTooltip(repo, session);
+    this.item.show();
+    this.shown = true;
+  }
+
+  private tooltipTimer: NodeJS.Timeout | undefined;
+  private tooltipAt = 0;
+  private tooltipValue = '';
+
+  /**
+   * The tooltip is Markdown that VS Code parses on every assignment (tens of ms for the extension
+   * host during a burst of agent edits): rebuilt at most every 2 s, and assigned only when it changed.
+   */
+  private scheduleTooltip(repo: NonNullable<ReturnType<RepositoryRegistry['current']>>, session: Readonly<AgentSession>): void {
+    const wait = this.tooltipAt + tooltipIntervalMs - Date.now();
+    if (wait > 0) {
+      this.tooltipTimer ??= setTimeout(() => {
+        this.tooltipTimer = undefined;
+        this.update();
+      }, wait);
+      return;
+    }
+    this.tooltipAt = Date.now();
+    const name = agentDisplayName(session.agent);
     const md = new vscode.MarkdownString('', true);
     md.appendMarkdown(`**${escapeMarkdown(name)}**${session.model ? ` · \`${session.model.replace(/`/g, '')}\`` : ''} · ${session.active ? vscode.l10n.t('active') : vscode.l10n.t('idle')} · ${relativeTime(session.heartbeat, Date.now(), vscode.env.language)}\n\n`);
     const last = [...session.turns].reverse().find((t) => t.prompt);
@@ -68,13 +99,14 @@ export class SessionStatusBar implements vscode.Disposable {
     const added = pending.reduce((s, e) => s + (e.added ?? 0), 0);
     md.appendMarkdown(pendingFiles.size ? vscode.l10n.t('AI edits pending commit: {0} lines added in {1} files', added, pendingFiles.size) : vscode.l10n.t('No AI edits pending commit.'));
     md.appendMarkdown(`\n\n${vscode.l10n.t('Click to open the session timeline.')}`);
+    if (md.value === this.tooltipValue) return;
+    this.tooltipValue = md.value;
     this.item.tooltip = md;
-    this.item.show();
-    this.shown = true;
   }
 
   dispose(): void {
     if (this.timer) clearInterval(this.timer);
+    if (this.tooltipTimer) clearTimeout(this.tooltipTimer);
     if (this.pending) clearTimeout(this.pending);
     for (const d of this.disposables) d.dispose();
   }

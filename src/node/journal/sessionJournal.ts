@@ -478,10 +478,13 @@ export class JournalSession {
     for (const f of files) {
       const r = await readJsonlFile(f);
       skipped += r.skipped;
+      let n = 0;
       for (const v of r.values) {
         const p = schema.safeParse(v);
         if (p.success) entries.push(p.data);
         else skipped++;
+        // validating thousands of lines is tens of ms: let the extension host breathe in between
+        if (++n % 500 === 0) await new Promise((resolve) => setImmediate(resolve));
       }
     }
     if (skipped > 0) {

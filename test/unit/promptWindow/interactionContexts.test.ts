@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import {
   composeContexts,
+  countLiteralHits,
   normalizeInteractionContexts,
   selectReferenceContext,
   selectScopeContext,
@@ -233,6 +234,17 @@ describe('interactionContexts', () => {
       );
       assert.deepEqual(normalizeInteractionContexts({}), []);
       assert.deepEqual(normalizeInteractionContexts({ context: '   ' }), []);
+    });
+  });
+
+  describe('countLiteralHits', () => {
+    it('counts whole path-like tokens case-insensitively, also among a thousand literals and for non-ASCII names', () => {
+      const files = Array.from({ length: 1000 }, (_, i) => `src/mod${i}.ts`);
+      files.push('docs/Überblick.md');
+      assert.equal(countLiteralHits('Please fix SRC/MOD7.ts and src/mod42.ts, not src/mod7.tsx', files), 2);
+      assert.equal(countLiteralHits('see docs/überblick.md', files), 1);
+      assert.equal(countLiteralHits('mysrc/mod1.ts is a different file', files), 0);
+      assert.equal(countLiteralHits('nothing here', files), 0);
     });
   });
 });
