@@ -37,8 +37,7 @@ export class RepositoryService implements vscode.Disposable {
    * priority than the editor's and the user's git (a commit must never wait for us).
    */
   readonly backgroundGit: GitRunner;
-  /** The recorder's blob writes (through backgroundGit); reads go through `blobs`. */
-  private readonly recorderBlobs: BlobStore;
+  /** Blob reads (one `cat-file --batch` for hover, capture and recorder); writes through backgroundGit. */
   readonly blobs: BlobStore;
   readonly notes: NoteStore;
   readonly blame: BlameService;
@@ -76,9 +75,8 @@ export class RepositoryService implements vscode.Disposable {
   ) {
     this.root = repository.rootUri.fsPath;
     this.git = new GitRunner(this.root, { gitPath, log });
-    this.blobs = new BlobStore(this.git, { log });
     this.backgroundGit = this.git.background();
-    this.recorderBlobs = new BlobStore(this.backgroundGit, { log });
+    this.blobs = new BlobStore(this.git, { log, writeGit: this.backgroundGit });
     this.notes = new NoteStore(this.git, { blobs: this.blobs, log, trustCacheUntilInvalidated: true });
     this.blame = new BlameService(this.git);
     this.lookup = new LineNoteLookup(this.blame, this.notes);
@@ -122,7 +120,7 @@ export class RepositoryService implements vscode.Disposable {
       root: this.root,
       git: this.backgroundGit,
       log: this.log,
-      blobs: this.recorderBlobs,
+      blobs: this.blobs,
       notes: this.notes,
       redact: (text) => {
         const r = redactor.redact(text);
@@ -344,7 +342,6 @@ export class RepositoryService implements vscode.Disposable {
     this.watcher?.dispose();
     void this.offsets?.dispose();
     this.blobs.dispose();
-    this.recorderBlobs.dispose();
     void this.recorder?.dispose();
     for (const d of this.disposables.reverse()) d.dispose();
   }

@@ -18,6 +18,11 @@ export interface BlobStoreOptions {
   idleMs?: number;
   /** Per-request timeout of the batch reader (default: the runner's timeout). */
   requestTimeoutMs?: number;
+  /**
+   * Runner of the writing processes (`check-attr`, `hash-object`, `config`), e.g. a lower-priority
+   * one for background capture; default: the reader's runner. Reads keep the one `cat-file` process.
+   */
+  writeGit?: GitRunner;
 }
 
 /** Attributes that make git transform content on its way into the object store. */
@@ -64,12 +69,14 @@ export class BlobStore {
   private requestTimer: NodeJS.Timeout | undefined;
   private disposed = false;
   private emptyBlob: Promise<string> | undefined;
+  private readonly writer: GitRunner;
 
   constructor(
     private readonly git: GitRunner,
     opts: BlobStoreOptions = {},
   ) {
     this.log = opts.log ?? nullLogger;
+    this.writer = opts.writeGit ?? git;
     this.idleMs = opts.idleMs ?? 30_000;
     this.requestTimeoutMs = opts.requestTimeoutMs ?? git.timeoutMs;
   }
@@ -194,12 +201,12 @@ export class BlobStore {
   // ── writing ──
 
   private async hashObject(args: string[], input?: string): Promise<string[]> {
-    const out = await this.git.run(['-c', 'core.safecrlf=false', 'hash-object', '-w', ...args], { input: input ?? '' });
+    const out = await this.writer.run(['-c', 'core.safecrlf=false', 'hash-object', '-w', ...args], { input: input ?? '' });
     return out.split('\n').filter((l) => l.length > 0);
   }
 
   private async checkAttributes(paths: string[]): Promise<Map<string, Record<string, string>>> {
-    const out = await this.git.run(['check-attr', '-z', '--stdin', ...filterAttributes], { input: paths.join('\0') + '\0' });
+    const out = await this.writer.run(['check-attr', '-z', '--stdin', ...filterAttributes], { input: paths.join('\0') + '\0' });
     const parts = out.split('\0');
     const map = new Map<string, Record<string, string>>();
     for (let i = 0; i + 2 < parts.length; i += 3) {
@@ -211,7 +218,7 @@ export class BlobStore {
   }
 
   private async autocrlf(): Promise<boolean> {
-    const v = (await this.git.run(['config', '--get', 'core.autocrlf'], { okExitCodes: [1] })).trim().toLowerCase();
+    const v = (await this.writer.run(['config', '--get', 'core.autocrlf'], { okExitCodes: [1] })).trim().toLowerCase();
     return v === 'true' || v === 'input' || v === 'yes' || v === 'on' || v === '1';
   }
 

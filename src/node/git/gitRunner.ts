@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import { getPriority, setPriority } from 'node:os';
-import { simpleGit, type SimpleGit } from 'simple-git';
 import { type Logger, nullLogger, Counters } from '../../core/ports';
 
 /**
@@ -101,7 +100,6 @@ export class GitRunner {
   readonly timeoutMs: number;
   readonly counters: Counters;
   private readonly log: Logger;
-  private simple: SimpleGit | undefined;
   private readonly maxConcurrent: number;
   private active = 0;
   private readonly waiting: (() => void)[] = [];
@@ -134,18 +132,6 @@ export class GitRunner {
     } catch {
       /* exited, or not permitted: it runs at normal priority */
     }
-  }
-
-  /** simple-git instance with the pinned config (not used by run: see there). */
-  get git(): SimpleGit {
-    this.simple ??= simpleGit({
-      baseDir: this.cwd,
-      binary: this.gitPath,
-      maxConcurrentProcesses: 4,
-      config: pinnedConfig,
-      timeout: { block: this.timeoutMs },
-    }).env({ ...process.env, ...pinnedEnv } as Record<string, string>);
-    return this.simple;
   }
 
   /**

@@ -112,7 +112,6 @@ interface LiveSession {
   js: JournalSession;
   /** prompt_id of each journaled turn. */
   promptIds: Map<number, string>;
-  /** Last response text written to events.jsonl per turn (redacted, as journaled). */
   /** Digest of the last response written to events.jsonl per turn (redacted, as journaled), last few turns only. */
   lastResponse: Map<number, string>;
   /** Digest of the unredacted text that produced lastResponse (skips redacting an unchanged response again). */
@@ -121,12 +120,27 @@ interface LiveSession {
   started: boolean;
   /** Newest record time seen (the journal heartbeat; recordPrompt writes "now", we restore this). */
   heartbeat: number;
-  /** `ext/prompts.jsonl` by event key, valid while the file has `size` bytes (another window may append). */
-  promptExt?: { size: number; byKey: Map<string, PromptExtRecord> };
+  /** `ext/prompts.jsonl` by event key. */
+  promptExt?: ExtIndex<Map<string, PromptExtRecord>>;
   /** events.jsonl already names the session's model. */
   modelJournaled?: boolean;
-  /** Claim keys in `ext/pairs.jsonl` and the file size they were read at (re-read when another writer grew it). */
-  pairClaims?: { size: number; keys: Set<string> };
+  /** Claim keys in `ext/pairs.jsonl`. */
+  pairClaims?: ExtIndex<Set<string>>;
+}
+
+/** What we read from one of our `ext/` files, valid while the file has `size` bytes (a second window may append). */
+interface ExtIndex<T> {
+  size: number;
+  value: T;
+}
+
+/**
+ * `cached` if the ext file still has its size, else `build()` re-read: one stat per use instead of
+ * reading a file that grows with every turn.
+ */
+async function freshExtIndex<T>(js: JournalSession, name: string, cached: ExtIndex<T> | undefined, build: () => Promise<T>): Promise<ExtIndex<T>> {
+  const size = await js.extSize(name);
+  return cached?.size === size ? cached : { size, value: await build() };
 }
 
 interface BatchContext {
@@ -578,12 +592,9 @@ export class RepositoryRecorder {
    * the one we left it at (a second window on this repository appended): one stat per prompt
    * instead of reading a file that grows with every turn.
    */
-  private async promptExtIndex(live: LiveSession): Promise<Map<string, PromptExtRecord>> {
-    const size = await live.js.extSize(extFiles.prompts);
-    if (live.promptExt?.size === size) return live.promptExt.byKey;
-    const byKey = new Map((await readPromptExt(live.js)).map((r) => [r.key, r]));
-    live.promptExt = { size, byKey };
-    return byKey;
+  private async promptExtIndex(live: LiveSession): Promise<ExtIndex<Map<string, PromptExtRecord>>> {
+    live.promptExt = await freshExtIndex(live.js, extFiles.prompts, live.promptExt, async () => new Map((await readPromptExt(live.js)).map((r) => [r.key, r])));
+    return live.promptExt;
   }
 
   /** A prompt of a journaled session (called holding the session lock). */
@@ -595,7 +606,8 @@ export class RepositoryRecorder {
     time: number,
     transcriptPath: string | undefined,
   ): Promise<void> {
-    const elsewhere = (await this.promptExtIndex(live)).get(key);
+    const promptIndex = await this.promptExtIndex(live);
+    const elsewhere = promptIndex.value.get(key);
     let journalTurn = elsewhere ? elsewhere.turn - 1 : await live.js.readTurn();
     const before = this.sessions.get(event.agent, event.sessionId);
     const modelTurn = lastTurn(before)?.index ?? 0;
@@ -636,10 +648,8 @@ export class RepositoryRecorder {
     const ext: PromptExtRecord = { key, turn: r.turn, promptId: r.promptId, time };
     if (event.recordId !== undefined) ext.recordId = event.recordId;
     await live.js.appendJsonl(extFiles.prompts, ext);
-    if (live.promptExt) {
-      live.promptExt.byKey.set(key, ext);
-      live.promptExt.size = await live.js.extSize(extFiles.prompts);
-    }
+    promptIndex.value.set(key, ext);
+    promptIndex.size = await live.js.extSize(extFiles.prompts);
     this.generation++;
   }
 
@@ -905,18 +915,15 @@ export class RepositoryRecorder {
     // A second window on this repository tails the same transcript and sees the same file change:
     // the agent record (claim key) decides, under the session lock, which window journals the pair.
     await live.js.withLock(async () => {
-      const pairsFile = path.join(live.js.dir, 'ext', extFiles.pairs);
-      const size = async () => (await stat(pairsFile).catch(() => undefined))?.size ?? 0;
-      const now = await size();
-      if (!live.pairClaims || live.pairClaims.size !== now) live.pairClaims = { size: now, keys: new Set((await readPairExt(live.js)).map((r) => r.claimKey)) };
-      if (live.pairClaims.keys.has(c.key)) {
+      const claims = (live.pairClaims = await freshExtIndex(live.js, extFiles.pairs, live.pairClaims, async () => new Set((await readPairExt(live.js)).map((r) => r.claimKey))));
+      if (claims.value.has(c.key)) {
         this.counters.inc('recorder.pairsJournaledElsewhere');
         this.rememberPairedClaim(c.key);
         return;
       }
       await this.writePairLocked(live, o, preBlob, postBlob, emptyBlob);
-      live.pairClaims.keys.add(c.key);
-      live.pairClaims.size = await size();
+      claims.value.add(c.key);
+      claims.size = await live.js.extSize(extFiles.pairs);
     });
   }
 

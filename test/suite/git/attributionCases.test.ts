@@ -4,8 +4,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import * as vscode from 'vscode';
-import { agentNote, waitFor, workspaceRoot } from '../helpers/host';
-import { ClaudeSession, CodexSession, CursorSession, git, noteOf, waitForNote } from '../helpers/agents';
+import { agentNote, readyRepository, recorded, waitFor } from '../helpers/host';
+import { ClaudeSession, CodexSession, CursorSession, commitAll as commitIn, git, noteOf, waitForNote } from '../helpers/agents';
 
 /**
  * The attribution cases of issue #5 that recording.test.ts does not cover, each end to end in a
@@ -20,10 +20,7 @@ describe('attribution cases (issue #5)', function () {
   let root: string;
 
   before(async () => {
-    const api = await agentNote();
-    root = workspaceRoot();
-    await waitFor(() => api.repositories().find((r) => r.root === root), 30_000, 'repository');
-    await api.idle();
+    root = await readyRepository();
   });
 
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -32,28 +29,14 @@ describe('attribution cases (issue #5)', function () {
     fs.mkdirSync(path.dirname(abs(rel)), { recursive: true });
     fs.writeFileSync(abs(rel), content);
   };
-
-  async function commitAll(message: string): Promise<string> {
-    git(root, 'add', '-A');
-    git(root, 'commit', '-q', '-m', message);
-    return git(root, 'rev-parse', 'HEAD').trim();
-  }
+  const commitAll = async (message: string): Promise<string> => commitIn(root, message);
 
   /** A setup commit, fully recorded before the scenario goes on. */
   async function setupCommit(files: Record<string, string>, message: string): Promise<string> {
-    const api = await agentNote();
     for (const [rel, content] of Object.entries(files)) write(rel, content);
-    const sha = await commitAll(message);
-    await waitFor(() => api.repositories().find((r) => r.head === sha), 20_000, 'HEAD seen');
-    await api.idle();
+    const sha = commitIn(root, message);
+    await recorded(root, sha);
     return sha;
-  }
-
-  /** Waits until the extension saw HEAD at `sha` and finished recording it. */
-  async function recorded(sha: string): Promise<void> {
-    const api = await agentNote();
-    await waitFor(() => api.repositories().find((r) => r.head === sha), 20_000, 'HEAD seen');
-    await api.idle();
   }
 
   /** Until the session model has the agent's edit of `rel` (the transcript was read). */
@@ -137,7 +120,7 @@ describe('attribution cases (issue #5)', function () {
       await sleep(1500);
       const sha = await commitAll(`feat: ${name}`);
       await waitForNote(root, sha);
-      await recorded(sha);
+      await recorded(root, sha);
       shas.push(sha);
     }
     const before = shas.map((sha) => noteOf(root, sha));
@@ -154,7 +137,7 @@ describe('attribution cases (issue #5)', function () {
     const rebased = git(root, 'rev-list', '--reverse', `${newBase}..HEAD`).trim().split('\n');
     assert.equal(rebased.length, 2);
     assert.ok(rebased.every((sha) => !shas.includes(sha)), 'commits rewritten');
-    await recorded(rebased[1]);
+    await recorded(root, rebased[1]);
     const after = rebased.map((sha) => noteOf(root, sha));
     assert.deepEqual(after, before, 'the rebased commits carry the very same notes');
     for (const [i, n] of after.entries()) {
@@ -307,7 +290,7 @@ describe('attribution cases (issue #5)', function () {
     await sleep(1500);
     const sha = await commitAll('feat: b');
     await waitForNote(root, sha);
-    await recorded(sha);
+    await recorded(root, sha);
     const text = git(root, 'notes', '--ref=agentnote', 'show', sha);
     const ref = git(root, 'rev-parse', 'refs/notes/agentnote').trim();
     assert.equal(await api.recordCommit(root, sha), 'exists');
@@ -339,7 +322,7 @@ describe('attribution cases (issue #5)', function () {
     await doc.save();
     await sleep(1500);
     const sha = await commitAll('docs: todo');
-    await recorded(sha);
+    await recorded(root, sha);
     assert.equal(noteOf(root, sha), undefined, 'human-only commit: no note');
     assert.equal(await api.recordCommit(root, sha), 'human-only');
     assert.equal(noteOf(root, sha), undefined);

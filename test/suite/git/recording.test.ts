@@ -3,8 +3,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { agentNote, waitFor, workspaceRoot } from '../helpers/host';
-import { ClaudeSession, CursorSession, git, noteOf, waitForNote } from '../helpers/agents';
+import { agentNote, readyRepository, recorded, waitFor } from '../helpers/host';
+import { ClaudeSession, CursorSession, commitAll as commitIn, git, noteOf, waitForNote } from '../helpers/agents';
 
 /**
  * End to end in a real extension host: agent transcripts in HOME, edits on disk and through the
@@ -15,24 +15,14 @@ describe('recording notes for commits', function () {
   let root: string;
 
   before(async () => {
-    const api = await agentNote();
-    root = workspaceRoot();
-    await waitFor(() => api.repositories().find((r) => r.root === root), 30_000, 'repository');
-    await api.idle();
+    root = await readyRepository();
   });
 
-  async function commitAll(message: string): Promise<string> {
-    git(root, 'add', '-A');
-    git(root, 'commit', '-q', '-m', message);
-    return git(root, 'rev-parse', 'HEAD').trim();
-  }
+  const commitAll = async (message: string): Promise<string> => commitIn(root, message);
 
   /** A setup commit, fully recorded before the scenario goes on. */
   async function setupCommit(message: string): Promise<void> {
-    const api = await agentNote();
-    const sha = await commitAll(message);
-    await waitFor(() => api.repositories().find((r) => r.head === sha), 20_000, 'HEAD seen');
-    await api.idle();
+    await recorded(root, commitIn(root, message));
   }
 
   it('sees a new Claude session, then appended prompts and edits within a second; ignores another project', async () => {
@@ -112,11 +102,9 @@ describe('recording notes for commits', function () {
   });
 
   it('a human-only commit gets no note', async () => {
-    const api = await agentNote();
     fs.writeFileSync(path.join(root, 'human.txt'), 'typed by a person\n');
     const sha = await commitAll('docs: human note');
-    await waitFor(() => api.repositories().find((r) => r.head === sha), 20_000, 'HEAD seen');
-    await api.idle();
+    await recorded(root, sha);
     assert.equal(noteOf(root, sha), undefined);
   });
 

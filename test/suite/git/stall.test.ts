@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { agentNote, waitFor, workspaceRoot } from '../helpers/host';
+import { agentNote, recorded, waitFor, workspaceRoot } from '../helpers/host';
 import { ClaudeSession } from '../helpers/agents';
 
 /**
@@ -48,8 +48,7 @@ describe('event loop during a 500-file AI commit', function () {
     await gitAsync(root, 'add', '-A');
     await gitAsync(root, 'commit', '-q', '-m', 'chore: 500 modules');
     const base = (await gitAsync(root, 'rev-parse', 'HEAD')).trim();
-    await waitFor(() => api.repositories().find((r) => r.root === root && r.head === base), 30_000, 'setup commit seen');
-    await api.idle();
+    await recorded(root, base, 30_000);
 
     // the monitors: perf_hooks histogram (10 ms resolution) and the max lateness of a 10 ms timer
     const hist = monitorEventLoopDelay({ resolution: 10 });

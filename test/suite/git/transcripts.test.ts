@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { agentNote, waitFor, workspaceRoot } from '../helpers/host';
+import { agentNote, readyRepository, waitFor } from '../helpers/host';
 import { CursorSession } from '../helpers/agents';
 
 /**
@@ -14,10 +14,7 @@ describe('tailing agent transcripts', function () {
   let root: string;
 
   before(async () => {
-    const api = await agentNote();
-    root = workspaceRoot();
-    await waitFor(() => api.repositories().find((r) => r.root === root), 30_000, 'repository');
-    await api.idle();
+    root = await readyRepository();
   });
 
   it('sees a new Cursor session, then an appended prompt and edit within a second; ignores another project', async () => {

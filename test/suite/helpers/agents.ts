@@ -10,6 +10,13 @@ export function git(root: string, ...args: string[]): string {
   return execFileSync('git', ['-c', 'user.name=Ann Dev', '-c', 'user.email=ann@example.com', '-c', 'commit.gpgsign=false', ...args], { cwd: root, encoding: 'utf8' });
 }
 
+/** `git add -A` + `git commit` from a terminal-like process; the new HEAD. */
+export function commitAll(root: string, message: string): string {
+  git(root, 'add', '-A');
+  git(root, 'commit', '-q', '-m', message);
+  return git(root, 'rev-parse', 'HEAD').trim();
+}
+
 export function noteOf(root: string, rev = 'HEAD'): Record<string, unknown> | undefined {
   try {
     return JSON.parse(git(root, 'notes', '--ref=agentnote', 'show', rev));

@@ -28,3 +28,19 @@ export function workspaceRoot(): string {
   assert.ok(f, 'a workspace folder is open');
   return f.uri.fsPath;
 }
+
+/** The workspace repository's root, once the extension registered it and finished starting. */
+export async function readyRepository(): Promise<string> {
+  const api = await agentNote();
+  const root = workspaceRoot();
+  await waitFor(() => api.repositories().find((r) => r.root === root), 30_000, 'repository');
+  await api.idle();
+  return root;
+}
+
+/** Waits until the extension saw HEAD of `root` at `sha` and finished recording it. */
+export async function recorded(root: string, sha: string, ms = 20_000): Promise<void> {
+  const api = await agentNote();
+  await waitFor(() => api.repositories().find((r) => r.root === root && r.head === sha), ms, 'HEAD seen');
+  await api.idle();
+}

@@ -37,6 +37,22 @@ describe('BlobStore', function () {
     assert.deepEqual(await store.hashContents([]), []);
   });
 
+  it('writes through the writer runner when given one, and reads through its own cat-file process', async () => {
+    const writerCounters = new Counters();
+    const split = new BlobStore(repo.runner({ counters }), { writeGit: repo.runner({ counters: writerCounters }) });
+    try {
+      const before = counters.get('git.calls');
+      const [id] = await split.hashContents([{ path: 'a.txt', content: 'alpha\n' }]);
+      assert.equal(counters.get('git.calls'), before, 'no write on the reader runner');
+      assert.equal(writerCounters.get('git.calls'), 2, 'check-attr + hash-object on the writer runner');
+      assert.equal((await split.read(id))?.toString('utf8'), 'alpha\n');
+      assert.equal(counters.get('git.calls'), before + 1, 'one cat-file --batch for the read');
+      assert.equal(writerCounters.get('git.calls'), 2);
+    } finally {
+      split.dispose();
+    }
+  });
+
   it('applies core.autocrlf=true like git add does', async () => {
     await repo.git(['config', 'core.autocrlf', 'true']);
     const crlf = 'one\r\ntwo\r\n';
