@@ -16,7 +16,7 @@ import { ROOT, log } from './bench/common.mjs';
 import { buildHistoryRepo, pickNotedLines } from './bench/gitData.mjs';
 import { writeTranscripts, defaultPlan } from './bench/transcripts.mjs';
 import { bundleSize, devBuild, fallbackImpl, hoverBench, noteWriteBench, parseBench, recorderImpl, tailBench, tailerCatchUpBench } from './bench/nodeBench.mjs';
-import { cleanupRun, runHostConfig, stopActive } from './bench/hostBench.mjs';
+import { cleanupRun, commitPairs, runHostConfig, stopActive } from './bench/hostBench.mjs';
 import { markdownReport, textTable } from './bench/report.mjs';
 import { buildRows, describeData, environment, stripHost } from './bench/rows.mjs';
 
@@ -27,6 +27,8 @@ const skipHost = args.includes('--skip-host');
 const hostRounds = args.includes('--host-rounds') ? Number(args[args.indexOf('--host-rounds') + 1]) || 1 : 1;
 /** The optional activation-only start-ups (~20–30 s each) run only before this much time has passed. */
 const ACTIVATION_RUNS_UNTIL_MS = 7 * 60 * 1000;
+/** Commit pairs (one commit in each host's workspace) of the commit-duration row, after 2 warm-up pairs. */
+const COMMIT_PAIRS = 50;
 
 if (!existsSync(join(ROOT, 'out/src/node/lookup/lineNoteLookup.js')) || !existsSync(join(ROOT, 'out/test/suite/index.js'))) {
   console.error('build first: node esbuild.mjs (npm run bench does it)');
@@ -118,12 +120,12 @@ try {
   // ── in host ──
   results.host = { enabled: [], disabled: [], activation: [] };
   if (!skipHost) {
-    // round 1 runs every step; later rounds repeat start-up, memory and hover only (time budget)
+    // round 1 runs every step but the commits; later rounds repeat start-up, memory and hover only (time budget)
     for (let run = 0; run < hostRounds; run++) {
-      const steps = run === 0 ? ['activation', 'memory', 'hover', 'typing', 'commits'] : ['activation', 'memory', 'hover'];
+      const steps = run === 0 ? ['activation', 'memory', 'hover', 'typing'] : ['activation', 'memory', 'hover'];
       for (const mode of ['enabled', 'disabled']) {
         const r = await stage(`code-server run ${run + 1}/${hostRounds} (${mode}: ${steps.join(', ')})`, () =>
-          runHostConfig(mode, { base, pristine, wsPath, file: repo.bigFile, hoverLines: lines, run, steps, hoverRounds: 10, commits: 40 }),
+          runHostConfig(mode, { base, pristine, wsPath, file: repo.bigFile, hoverLines: lines, run, steps, hoverRounds: 10 }),
         );
         if (r) {
           results.host[mode].push(r);
@@ -131,6 +133,18 @@ try {
         }
       }
     }
+    // commit duration: an enabled and a disabled host side by side, commits alternating between
+    // their workspaces (see commitPairs in scripts/bench/hostBench.mjs)
+    results.host.commitPair = await stage('code-server commit pairs (enabled and disabled hosts at once)', async () => {
+      const pairs = commitPairs({ home, count: quick ? 10 : COMMIT_PAIRS });
+      const common = { base, pristine, file: repo.bigFile, hoverLines: lines, run: 'c', steps: ['activation', 'commits'], commitPairs: pairs, timeoutMs: 600_000 };
+      const [e, d] = await Promise.all([
+        runHostConfig('enabled', { ...common, wsPath }),
+        runHostConfig('disabled', { ...common, wsPath: join(base, 'ws-b', 'repo') }),
+      ]);
+      for (const r of [e, d]) cleanupRun(r);
+      return { enabled: e, disabled: d };
+    });
     // activate() happens once per extension host: extra start-ups (no transcripts in HOME, so
     // they are short) give it more than one sample
     for (let i = 0; i < (quick ? 0 : 2); i++) {

@@ -12,20 +12,24 @@ import { ROOT, gitEnv, gitSync, log, spawnTimed } from './common.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** The code-server and browser of the run in progress (for stopActive on Ctrl-C). */
-const active = { cs: undefined, browser: undefined };
+/** The code-servers and browsers of the runs in progress (for stopActive on Ctrl-C); two at once during the commit pairs. */
+const active = { cs: new Set(), browsers: new Set() };
 
-/** Kills the running code-server (its whole process group) and Chromium, synchronously. */
+/** Kills the running code-servers (their whole process groups) and Chromiums, synchronously. */
 export function stopActive() {
-  try {
-    if (active.cs) process.kill(-active.cs.child.pid, 'SIGKILL');
-  } catch {
-    /* already gone */
+  for (const cs of active.cs) {
+    try {
+      process.kill(-cs.child.pid, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
   }
-  try {
-    active.browser?.process()?.kill('SIGKILL');
-  } catch {
-    /* already gone */
+  for (const b of active.browsers) {
+    try {
+      b.process()?.kill('SIGKILL');
+    } catch {
+      /* already gone */
+    }
   }
 }
 
@@ -207,7 +211,8 @@ export async function runHostConfig(mode, ctx) {
     hoverRounds: ctx.hoverRounds ?? 10,
     typing: { chars: 200, intervalMs: 40, line: 2500, afterMs: 1000, maxMs: 30_000 },
     settle: { maxMs: 100_000, minMs: 3000, quietPercent: 5, windowMs: 500, windows: 4 },
-    driverTimeoutMs: 180_000,
+    // the commits step waits for the other host of its pair too (its start-up and catch-up)
+    driverTimeoutMs: ctx.commitPairs ? 480_000 : 180_000,
     // diagnostics only (not a measurement): a heap snapshot of the extension host after the memory step
     ...(ctx.heapSnapshot ? { heapSnapshot: ctx.heapSnapshot } : {}),
   };
@@ -222,9 +227,9 @@ export async function runHostConfig(mode, ctx) {
     extraEnv: { VSH_TEST_RESULTS: join(runDir, 'results.json'), VSH_SUITE: benchScenario.suite, AGENTNOTE_BENCH_PLAN: planFile },
     logFile: join(runDir, 'code-server.log'),
   });
-  active.cs = cs;
+  active.cs.add(cs);
   const browser = await launchChromium(runDir);
-  active.browser = browser;
+  active.browsers.add(browser);
   const driver = { commits: [], processes: {} };
   let exit;
   try {
@@ -274,16 +279,14 @@ export async function runHostConfig(mode, ctx) {
             driver.processes = { before: watcher?.count('before'), during: watcher?.count('during'), after: watcher?.count('after') };
             answer(name);
           } else {
-            const ref = join(runDir, 'reference-repo');
-            cpSync(ctx.pristine, ref, { recursive: true });
-            watcher = processWatcher(m.pid);
-            watcher.start('commits');
-            const c = await commitSeries(ctx.wsPath, ref, home, ctx.commits ?? 20);
-            watcher.stop();
-            driver.commits = c.ws;
-            driver.referenceCommits = c.ref;
-            driver.processes.commits = watcher.count('commits');
-            answer(name, { samples: c.ws.length });
+            // the commit series runs once both hosts of the pair are here (see commitPairs)
+            if (!ctx.commitPairs) throw new Error('the commits step runs only in a commit pair (commitPairs)');
+            const c = await ctx.commitPairs.join(mode, { ws: ctx.wsPath, pid: m.pid });
+            driver.commits = c.own;
+            driver.pairedCommits = c.other;
+            driver.processes.commits = c.processes;
+            driver.quietWaits = c.quietWaits;
+            answer(name, { samples: c.own.length });
           }
         }
         await sleep(20);
@@ -295,8 +298,8 @@ export async function runHostConfig(mode, ctx) {
   } finally {
     await browser.close();
     await cs.stop();
-    active.cs = undefined;
-    active.browser = undefined;
+    active.cs.delete(cs);
+    active.browsers.delete(browser);
   }
   const wallMs = Date.now() - started;
   const host = existsSync(outFile) ? JSON.parse(readFileSync(outFile, 'utf8')) : undefined;
@@ -311,47 +314,114 @@ export async function runHostConfig(mode, ctx) {
 }
 
 /**
- * `count` commits of a one-line change to README.md (+2 warm-up commits), each timed from spawn to
- * exit. Next to each workspace commit (before it and after it, alternately) the same commit is
- * made in a reference copy of the repository that no editor watches: its time tracks how fast the machine is at that moment, so ws ÷ ref
- * cancels drift between runs (other load on the machine). The change is written, then 500 ms pass
- * (file watchers react to it) before the commits; 700 ms pass after them (the editor and Agent
- * Note react to the new HEAD) before the next change.
+ * The commit comparison: an "enabled" and a "disabled" host run at the same time, each on its own
+ * copy of the repository, and the driver makes `count` (+2 warm-up) pairs of commits, one in each
+ * workspace, alternating which comes first. Every commit is a one-line change to README.md written
+ * 500 ms before `git commit -a` (the hosts' file watchers react to it), timed from spawn to exit,
+ * followed by 700 ms, and then until both hosts are quiet (untilQuiet), in which nothing else is
+ * committed (the editor, the git extension and Agent Note react to the new HEAD; a slow reaction
+ * never lands on the next commit, on either side). Both hosts share the machine for the whole series, so a slow stretch
+ * of the machine hits both sides of a pair alike; only what Agent Note does differs.
+ *
+ * `join(mode, {ws, pid})` is called by each host's driver when its in-host suite reaches the commits
+ * step; it resolves, for that host, with its own commit times, the paired times of the other
+ * host and the git processes its extension host started during the series.
  */
-async function commitSeries(ws, ref, home, count) {
-  const env = gitEnv(home);
-  const out = { ws: [], ref: [] };
-  const commit = async (dir, i) => {
-    appendFileSync(join(dir, 'README.md'), `change ${i}\n`);
-    const r = await spawnTimed('git', ['commit', '-q', '-a', '-m', `docs: note ${i}`], { cwd: dir, env });
-    if (r.code !== 0) throw new Error(`git commit failed: ${r.stderr}`);
-    return r.ms;
+export function commitPairs({ home, count, timeoutMs = 420_000 }) {
+  const waiting = new Map();
+  return {
+    join(mode, info) {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`commit pair: the other host did not reach the commits step in ${timeoutMs / 1000} s`)), timeoutMs);
+        waiting.set(mode, { ...info, resolve: (v) => (clearTimeout(timer), resolve(v)), reject: (e) => (clearTimeout(timer), reject(e)) });
+        if (waiting.size < 2) return;
+        const a = waiting.get('enabled');
+        const b = waiting.get('disabled');
+        if (!a || !b) return reject(new Error('a commit pair needs an enabled and a disabled host'));
+        pairedSeries(a, b, home, count).then(
+          (r) => {
+            a.resolve({ own: r.enabled, other: r.disabled, processes: r.processes.enabled, quietWaits: r.quietWaits });
+            b.resolve({ own: r.disabled, other: r.enabled, processes: r.processes.disabled, quietWaits: r.quietWaits });
+          },
+          (e) => {
+            a.reject(e);
+            b.reject(e);
+          },
+        );
+      });
+    },
   };
-  const wsCommit = async (i) => {
-    const r = await spawnTimed('git', ['commit', '-q', '-a', '-m', `docs: note ${i}`], { cwd: ws, env });
+}
+
+async function pairedSeries(a, b, home, count) {
+  const env = gitEnv(home);
+  const watchers = { enabled: processWatcher(a.pid), disabled: processWatcher(b.pid) };
+  watchers.enabled.start('commits');
+  watchers.disabled.start('commits');
+  const out = { enabled: [], disabled: [] };
+  const quietWaits = [];
+  const commitIn = async (side, i) => {
+    appendFileSync(join(side.ws, 'README.md'), `change ${i} ${Date.now()}\n`);
+    await sleep(500);
+    const r = await spawnTimed('git', ['commit', '-q', '-a', '-m', `docs: note ${i}`], { cwd: side.ws, env });
     if (r.code !== 0) throw new Error(`git commit failed: ${r.stderr}`);
+    await sleep(700);
+    // then until neither host is still busy with it (a slow reaction must not land on the next commit, on either side)
+    quietWaits.push(await untilQuiet([a.pid, b.pid]));
     return r.ms;
   };
   for (let i = 0; i < count + 2; i++) {
-    appendFileSync(join(ws, 'README.md'), `change ${i} ${Date.now()}\n`);
-    await sleep(500);
-    // the pair's order alternates: neither side always gets the first slot after the pause
-    let refMs;
-    let wsMs;
-    if (i % 2 === 0) {
-      refMs = await commit(ref, i);
-      wsMs = await wsCommit(i);
-    } else {
-      wsMs = await wsCommit(i);
-      refMs = await commit(ref, i);
-    }
+    // the order alternates: neither side always commits first in a pair
+    const first = i % 2 === 0 ? 'enabled' : 'disabled';
+    const second = first === 'enabled' ? 'disabled' : 'enabled';
+    const side = { enabled: a, disabled: b };
+    const ms = {};
+    ms[first] = await commitIn(side[first], i);
+    ms[second] = await commitIn(side[second], i);
     if (i >= 2) {
-      out.ws.push(wsMs);
-      out.ref.push(refMs);
+      out.enabled.push(ms.enabled);
+      out.disabled.push(ms.disabled);
     }
-    await sleep(700);
   }
-  return out;
+  watchers.enabled.stop();
+  watchers.disabled.stop();
+  return { ...out, quietWaits, processes: { enabled: watchers.enabled.count('commits'), disabled: watchers.disabled.count('commits') } };
+}
+
+/** CPU time (ns) used so far by all threads of `pid` and its child processes' main threads, from /proc/…/schedstat. */
+function cpuNs(pid) {
+  let total = 0;
+  const add = (file) => {
+    try {
+      total += Number(readFileSync(file, 'utf8').split(' ')[0]) || 0;
+    } catch {
+      /* gone */
+    }
+  };
+  let tasks = [];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return total;
+  }
+  for (const t of tasks) add(`/proc/${pid}/task/${t}/schedstat`);
+  for (const c of childrenOf(pid)) add(`/proc/${c}/schedstat`);
+  return total;
+}
+
+/**
+ * Waits until the processes `pids` (with their children) used less than `maxMs` of CPU time
+ * together in a `windowMs` window, at most `limitMs`; returns how long it waited.
+ */
+async function untilQuiet(pids, { windowMs = 150, maxMs = 6, limitMs = 3000 } = {}) {
+  const t0 = Date.now();
+  let before = pids.reduce((n, p) => n + cpuNs(p), 0);
+  for (;;) {
+    await sleep(windowMs);
+    const after = pids.reduce((n, p) => n + cpuNs(p), 0);
+    if ((after - before) / 1e6 < maxMs || Date.now() - t0 >= limitMs) return Date.now() - t0;
+    before = after;
+  }
 }
 
 /** Copies a failed run's logs and results (not its workspace or caches) to a kept temp dir. */

@@ -85,41 +85,45 @@ describe('goal evaluation of a run', () => {
         statsDuring: mode === 'enabled' ? { activateMs: 1, handlerStats: { calls: 210, totalMs: 11, maxMs: 0.5 }, gitCalls: 3 } : undefined,
       },
     },
-    driver: { commits: o.commits, referenceCommits: o.ref, processes: { during: { git: o.git, ours: o.ours, oursByCommand: {}, othersByCommand: {} }, after: { git: 0 } } },
+    driver: { processes: { during: { git: o.git, ours: o.ours, oursByCommand: {}, othersByCommand: {} }, after: { git: 0 } } },
+  });
+  /** The two hosts of a commit pair: `own` = Agent Note's workspace, `other` = the paired commits without it. */
+  const commitPair = (own, other) => ({
+    enabled: { mode: 'enabled', driver: { commits: own, pairedCommits: other, processes: { commits: { ours: 2, oursByCommand: { 'hash-object': 2 } } } } },
+    disabled: { mode: 'disabled', driver: { commits: other, pairedCommits: own, processes: { commits: { ours: 0, oursByCommand: {} } } } },
   });
   const results = {
     bundleBytes: 435_000,
     host: {
-      // enabled commits 20 % slower, but the machine was 20 % slower too during that run: no overhead
-      enabled: [hostRun('enabled', { activate: 5, rss: 200 * MB, commits: [60, 60, 60], ref: [50, 50, 50], git: 1, ours: 0 })],
-      disabled: [hostRun('disabled', { rss: 160 * MB, commits: [50, 50, 50], ref: [41.6667, 41.6667, 41.6667], git: 1, ours: 0 })],
+      enabled: [hostRun('enabled', { activate: 5, rss: 200 * MB, git: 1, ours: 0 })],
+      disabled: [hostRun('disabled', { rss: 160 * MB, git: 1, ours: 0 })],
       activation: [],
+      commitPair: commitPair([50, 52, 48], [50, 50, 50]),
     },
   };
   const rows = Object.fromEntries(buildRows(results, 300_000).map((r) => [r.id, r]));
-  it('corrects the commit ratio for machine drift with the reference commits', () => {
+  it('takes the commit ratio as the median of the per-pair ratios', () => {
     assert.equal(rows['commit-overhead'].status, 'pass');
-    assert.ok(Math.abs(rows['commit-overhead'].ratio - 1) < 1e-4);
+    assert.equal(rows['commit-overhead'].ratio, 1);
+    assert.match(rows['commit-overhead'].note, /3 pairs/);
+    assert.match(rows['commit-overhead'].note, /`hash-object` ×2/);
   });
-  it('pairs each commit with the reference commit next to it: a slow stretch of the machine cancels out', () => {
-    // during the enabled run the machine slowed down 3× for a while (both sides of those pairs);
-    // run-level medians would call that overhead (30 ÷ 10 = 3), the per-commit pairs do not
-    const drifted = {
-      ...results,
-      host: {
-        ...results.host,
-        enabled: [hostRun('enabled', { activate: 5, rss: 200 * MB, commits: [10, 30, 30, 30, 10], ref: [10, 30, 30, 10, 10], git: 1, ours: 0 })],
-        disabled: [hostRun('disabled', { rss: 160 * MB, commits: [10, 10, 10, 10, 10], ref: [10, 10, 10, 10, 10], git: 1, ours: 0 })],
-      },
-    };
+  it('pairs each commit with the commit next to it: a slow stretch of the machine cancels out', () => {
+    // the machine slowed down 3× for a while (both sides of those pairs); the medians of the two
+    // series would call that overhead (30 ÷ 10 = 3), the per-commit pairs do not
+    const drifted = { ...results, host: { ...results.host, commitPair: commitPair([10, 30, 30, 30, 10], [10, 30, 30, 10, 10]) } };
     const r = buildRows(drifted, 300_000).find((x) => x.id === 'commit-overhead');
     assert.equal(r.ratio, 1);
     assert.equal(r.status, 'pass');
     // a real 20 % overhead on every commit is still caught
-    const slower = { ...drifted, host: { ...drifted.host, enabled: [hostRun('enabled', { activate: 5, rss: 200 * MB, commits: [12, 36, 36, 12, 12], ref: [10, 30, 30, 10, 10], git: 1, ours: 0 })] } };
+    const slower = { ...results, host: { ...results.host, commitPair: commitPair([12, 36, 36, 12, 12], [10, 30, 30, 10, 10]) } };
     const s = buildRows(slower, 300_000).find((x) => x.id === 'commit-overhead');
     assert.ok(Math.abs(s.ratio - 1.2) < 1e-9);
     assert.equal(s.status, 'fail');
+  });
+  it('reports a missing commit pair as missing', () => {
+    const none = { ...results, host: { ...results.host, commitPair: undefined } };
+    assert.equal(buildRows(none, 300_000).find((x) => x.id === 'commit-overhead').status, 'missing');
   });
   it('takes extra RSS as enabled − disabled, the ratio as enabled ÷ disabled', () => {
     assert.equal(rows.rss.stats.median, 40);
