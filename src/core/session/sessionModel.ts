@@ -1,5 +1,5 @@
 import type { AgentEvent, AgentId } from '../model/agentEvents';
-import { addBounded } from '../collections';
+import { addBounded, detached, hashKey } from '../collections';
 import type { Clock } from '../ports';
 
 /**
@@ -40,6 +40,8 @@ export interface SessionTurn {
   model?: string;
   /** Response text of the turn: segments joined by `\n` (segments with a mergeKey are replaced, not appended). */
   readonly response: string;
+  /** True for older turns whose response was cut to save memory (see compactAfterTurns): not to be journaled again. */
+  readonly compacted?: boolean;
   edits: TurnEdit[];
   /** Distinct tool names in order of first use (edit tools included). */
   tools: string[];
@@ -91,12 +93,23 @@ export interface SessionModelOptions {
 /** Event keys remembered per session for de-duplication (the newest half is kept when exceeded). */
 const maxSeenKeys = 1024;
 
+/**
+ * Turns this many prompts behind the newest are compacted: their response is kept as its first
+ * `compactedResponseChars` characters (what the timeline shows is shorter), segment texts are
+ * dropped (their keys stay for merges and rewinds), the prompt no longer shares memory with the
+ * record it was cut from. Only the newest turns' responses still grow and are journaled.
+ */
+const compactAfterTurns = 8;
+export const compactedResponseChars = 2000;
+
 interface Segment {
   key?: string;
   text: string;
 }
 
 class Turn implements SessionTurn {
+  /** Set once the turn is compacted: its response, cut (see compactAfterTurns). */
+  private frozenResponse: string | undefined;
   promptId?: string;
   prompt?: string;
   timestamp?: string;
@@ -111,7 +124,20 @@ class Turn implements SessionTurn {
     public time: number,
   ) {}
   get response(): string {
-    return this.segments.map((s) => s.text).join('\n');
+    return this.frozenResponse ?? this.segments.map((s) => s.text).join('\n');
+  }
+
+  /** True once compacted: the response is cut and no longer changes. */
+  get compacted(): boolean {
+    return this.frozenResponse !== undefined;
+  }
+
+  compact(): void {
+    if (this.frozenResponse !== undefined) return;
+    const r = this.response;
+    this.frozenResponse = detached(r.length > compactedResponseChars ? r.slice(0, compactedResponseChars) : r);
+    this.segments = this.segments.filter((x) => x.key !== undefined).map((x) => ({ key: x.key, text: '' }));
+    if (this.prompt !== undefined) this.prompt = detached(this.prompt);
   }
 }
 
@@ -119,7 +145,8 @@ interface SessionState extends AgentSession {
   turns: Turn[];
   /** Turn number of the last turn before the first one held (resume, dropped turns). */
   turnBase: number;
-  seenKeys: Set<string>;
+  /** hashKey() of the event keys seen (numbers: a key is a path-sized string). */
+  seenKeys: Set<number>;
 }
 
 export class SessionModel {
@@ -218,7 +245,8 @@ export class SessionModel {
     const key = `${event.agent}:${event.sessionId}`;
     let s = this.sessions.get(key);
     const added = s === undefined;
-    if (source.key !== undefined && s?.seenKeys.has(source.key)) return undefined;
+    const seen = source.key !== undefined ? hashKey(source.key) : undefined;
+    if (seen !== undefined && s?.seenKeys.has(seen)) return undefined;
     const time = this.timeOf(event, source);
     if (!s) {
       s = { key, agent: event.agent, id: event.sessionId, transcriptPaths: [], turns: [], heartbeat: time, active: false, turnBase: 0, seenKeys: new Set() };
@@ -226,7 +254,7 @@ export class SessionModel {
     }
     // re-deliveries are of recent events (the recorder's AppliedKeys guards the journal for good):
     // keep the newest keys only, so memory does not grow with the length of a session
-    if (source.key !== undefined) addBounded(s.seenKeys, source.key, maxSeenKeys);
+    if (seen !== undefined) addBounded(s.seenKeys, seen, maxSeenKeys);
     if (source.transcriptPath !== undefined && !s.transcriptPaths.includes(source.transcriptPath)) s.transcriptPaths.push(source.transcriptPath);
     s.heartbeat = Math.max(s.heartbeat, time);
     s.active = this.isActive(s.heartbeat);
@@ -264,6 +292,8 @@ export class SessionModel {
         turn.model = e.model ?? s.model;
         s.turns.push(turn);
         if (s.turns.length > this.maxTurns) s.turns.splice(0, s.turns.length - this.maxTurns);
+        const old = s.turns[s.turns.length - 1 - compactAfterTurns];
+        if (old && old.index > 0) old.compact();
         return;
       }
       case 'response': {
@@ -272,7 +302,8 @@ export class SessionModel {
           for (let i = s.turns.length - 1; i >= 0; i--) {
             const seg = s.turns[i].segments.find((x) => x.key === e.mergeKey);
             if (seg) {
-              seg.text = e.text;
+              // a compacted turn keeps its cut response (it is no longer journaled)
+              if (!s.turns[i].compacted) seg.text = e.text;
               return;
             }
           }

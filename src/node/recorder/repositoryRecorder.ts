@@ -762,7 +762,7 @@ export class RepositoryRecorder {
       if (!s) return;
       const lastIndex = s.turns.length > 0 ? s.turns[s.turns.length - 1].index : 0;
       for (const t of s.turns) {
-        if (t.index <= 0 || t.index < lastIndex - 2) continue;
+        if (t.index <= 0 || t.index < lastIndex - 2 || t.compacted) continue;
         const raw = t.response;
         if (!raw) continue;
         const sources = (live.lastResponseSource ??= new Map());

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { AgentEvent } from '../../../src/core/model/agentEvents';
-import { SessionModel, type AgentSession, type SessionChange } from '../../../src/core/session/sessionModel';
+import { SessionModel, compactedResponseChars, type AgentSession, type SessionChange } from '../../../src/core/session/sessionModel';
 import { lineFixtures, runBytes } from '../agents/fixtureSupport';
 
 class FakeClock {
@@ -184,5 +184,29 @@ describe('SessionModel', () => {
     // the last few hundred events arrive again (a tailer re-read after a truncation): nothing changes
     for (let i = 9_700; i < 10_000; i++) m.applyAll([{ ...tool(i), event: { ...tool(i).event, tool: 'Again' } }]);
     assert.equal(m.get('claude', 's')!.turns[0].tools.includes('Again'), false);
+  });
+
+  it('compacts turns eight prompts behind the newest: response cut, segment keys kept, no longer growing', () => {
+    const m = new SessionModel({ clock: new FakeClock(T0) });
+    const long = 'r'.repeat(5000);
+    m.apply({ agent: 'gemini', sessionId: 's', kind: 'prompt', text: 'p1', recordId: 'u1' });
+    m.apply({ agent: 'gemini', sessionId: 's', kind: 'response', text: long, mergeKey: 'g1' });
+    m.apply({ agent: 'gemini', sessionId: 's', kind: 'response', text: 'tail', mergeKey: 'g2' });
+    for (let i = 2; i <= 8; i++) m.apply({ agent: 'gemini', sessionId: 's', kind: 'prompt', text: `p${i}` });
+    let first = m.get('gemini', 's')!.turns[0];
+    assert.equal(first.compacted, false, 'seven prompts behind: still whole');
+    assert.equal(first.response, `${long}\ntail`);
+    m.apply({ agent: 'gemini', sessionId: 's', kind: 'prompt', text: 'p9' });
+    first = m.get('gemini', 's')!.turns[0];
+    assert.equal(first.compacted, true);
+    assert.equal(first.response, long.slice(0, compactedResponseChars));
+    assert.equal(first.prompt, 'p1');
+    // an upsert of a compacted segment changes nothing; the newest turns are untouched
+    m.apply({ agent: 'gemini', sessionId: 's', kind: 'response', text: 'changed', mergeKey: 'g1' });
+    assert.equal(m.get('gemini', 's')!.turns[0].response, long.slice(0, compactedResponseChars));
+    assert.equal(m.get('gemini', 's')!.turns[1].compacted, false);
+    // a rewind to a compacted segment still finds it by its key
+    m.apply({ agent: 'gemini', sessionId: 's', kind: 'rewind', toRecordId: 'g2' });
+    assert.deepEqual(m.get('gemini', 's')!.turns.map((t) => t.index), [1]);
   });
 });
