@@ -5,6 +5,7 @@ import type { ContentTransition, TransitionSource } from '../../core/capture/edi
 import { FileSnapshots } from '../../node/capture/fileSnapshots';
 import type { RepositoryService } from '../repositoryService';
 import { DocumentMirror } from './documentMirror';
+import { Limiter } from '../../node/util/limiter';
 
 /**
  * Observes every change to the files of one repository — typing, paste, agent WorkspaceEdits,
@@ -19,6 +20,8 @@ export class EditTracker implements vscode.Disposable {
   private readonly mirrors = new Map<string, DocumentMirror>();
   private readonly snapshots: FileSnapshots;
   private readonly diskTimers = new Map<string, NodeJS.Timeout>();
+  /** Files changed on disk are read a few at a time (an agent writing 500 files must not start 500 reads at once). */
+  private readonly diskReads = new Limiter(8);
   private readonly diskInFlight = new Map<string, Promise<void>>();
   private idleTimer: NodeJS.Timeout | undefined;
   private seq = 0;
@@ -159,7 +162,7 @@ export class EditTracker implements vscode.Disposable {
       rel,
       setTimeout(() => {
         this.diskTimers.delete(rel);
-        const run = (this.diskInFlight.get(rel) ?? Promise.resolve()).then(() => this.readDisk(rel));
+        const run = (this.diskInFlight.get(rel) ?? Promise.resolve()).then(() => this.diskReads.run(() => this.readDisk(rel)));
         this.diskInFlight.set(rel, run);
         void run.finally(() => {
           if (this.diskInFlight.get(rel) === run) this.diskInFlight.delete(rel);
@@ -190,7 +193,7 @@ export class EditTracker implements vscode.Disposable {
     for (const [rel, timer] of this.diskTimers) {
       clearTimeout(timer);
       this.diskTimers.delete(rel);
-      this.diskInFlight.set(rel, (this.diskInFlight.get(rel) ?? Promise.resolve()).then(() => this.readDisk(rel)));
+      this.diskInFlight.set(rel, (this.diskInFlight.get(rel) ?? Promise.resolve()).then(() => this.diskReads.run(() => this.readDisk(rel))));
     }
     await Promise.all([...this.diskInFlight.values()]);
   }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { open, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { TimeSlice } from '../util/timeSlice';
 
 /** Result of a tolerant JSONL read. */
 export interface JsonlReadResult {
@@ -63,7 +64,12 @@ export async function readJsonlFile(file: string): Promise<JsonlReadResult> {
     skipped++;
     return false;
   };
-  for (const line of lines) take(line);
+  const slice = new TimeSlice();
+  for (const line of lines) {
+    take(line);
+    // a long journal is parsed in slices: the extension host stays responsive
+    if (slice.due) await slice.maybeYield();
+  }
   if (!take(unterminated)) tornTail = true;
   return { values, skipped, tornTail };
 }

@@ -14,6 +14,7 @@ import {
   promptLineSchema,
 } from './journalLineSchemas';
 import { appendJsonlLine, readJsonlFile, writeFileAtomic, type JsonlReadResult } from './jsonlFile';
+import { TimeSlice } from '../util/timeSlice';
 
 /** File names of the CLI-compatible journal (shared docs: agentnote-format.md §2). */
 export const journalFileNames = {
@@ -475,16 +476,16 @@ export class JournalSession {
   private async readFiles<T>(files: string[], schema: z.ZodType<T, z.ZodTypeDef, unknown>): Promise<JournalRead<T>> {
     const entries: T[] = [];
     let skipped = 0;
+    const slice = new TimeSlice();
     for (const f of files) {
       const r = await readJsonlFile(f);
       skipped += r.skipped;
-      let n = 0;
       for (const v of r.values) {
         const p = schema.safeParse(v);
         if (p.success) entries.push(p.data);
         else skipped++;
         // validating thousands of lines is tens of ms: let the extension host breathe in between
-        if (++n % 500 === 0) await new Promise((resolve) => setImmediate(resolve));
+        if (slice.due) await slice.maybeYield();
       }
     }
     if (skipped > 0) {

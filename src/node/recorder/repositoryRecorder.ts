@@ -37,6 +37,7 @@ import {
   type SessionSnapshot,
 } from './sessionSnapshot';
 import { workingFileAttribution } from './workingFileAttribution';
+import { yieldToEventLoop } from '../util/timeSlice';
 
 /** What recordCommit did. */
 export type RecordOutcome =
@@ -1040,6 +1041,9 @@ export class RepositoryRecorder {
         if (!js) continue;
         snapshots.push(await readSessionSnapshot(js, { exclude: exclude.get(id) ?? [] }));
       }
+      // the phases below are synchronous stretches of a few ms each for a large commit: the
+      // extension host's thread gets a turn in between (yieldToEventLoop)
+      await yieldToEventLoop();
       const latest = info.time + this.commitTimeSkewMs;
       // An edit that started from exactly the committed content of its file was made after this
       // commit (it belongs to a later one): never let this commit use, and consume, it.
@@ -1085,8 +1089,10 @@ export class RepositoryRecorder {
       if (!result.files.some((f) => f.byAi)) return { kind: 'human-only' };
 
       const sessions = [...inCommit].map(([s, pairs]) => sessionRows(s, pairs, result.contributingInteractionKeys));
+      const patch = await patchRead;
+      await yieldToEventLoop();
       const built = buildNote({
-        commit: { subject: info.subject, files: result.files.map((f) => f.path), patch: await patchRead },
+        commit: { subject: info.subject, files: result.files.map((f) => f.path), patch },
         sessions,
         attribution: attributionInputFrom(result),
         clock: this.clock,
@@ -1094,6 +1100,7 @@ export class RepositoryRecorder {
         log: this.log,
       });
       if (!built) return { kind: 'human-only' };
+      await yieldToEventLoop();
       const written = await this.notes.write(full, built.note, { overwrite: amend });
       if (written === 'exists') return { kind: 'exists' };
 

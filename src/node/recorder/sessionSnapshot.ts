@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ChangeLine, CommittedPairLine, EventLine, PreBlobLine, PromptLine } from '../../core/model/journal';
 import type { JournalSession } from '../journal/sessionJournal';
+import { TimeSlice } from '../util/timeSlice';
 
 /**
  * One session directory of the journal read for recording: prompts, events, the edit pairs that
@@ -296,9 +297,11 @@ function dedupeLines(lines: CommittedPairLine[]): CommittedPairLine[] {
 async function readExt<T>(session: JournalSession, name: string, schema: z.ZodType<T, z.ZodTypeDef, unknown>): Promise<T[]> {
   const r = await session.readJsonl(name);
   const out: T[] = [];
+  const slice = new TimeSlice();
   for (const v of r.values) {
     const p = schema.safeParse(v);
     if (p.success) out.push(p.data);
+    if (slice.due) await slice.maybeYield();
   }
   return out;
 }
