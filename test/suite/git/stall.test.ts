@@ -16,14 +16,14 @@ import { ClaudeSession } from '../helpers/agents';
 const files = 500;
 const goalMs = 50;
 /**
- * Failing bound: a regression guard against a multi-second freeze. The goal is NOT met yet — on
- * a shared 2-core machine the longest stall measured 70–117 ms over three profiled runs (it was
- * 220–270 ms before the status-bar tooltip, tailer chunk and disk-capture fixes); what remains is
- * zod validation of transcript and journal records, the note's context selection and process
- * spawns. The value is written to AGENTNOTE_STALL_REPORT (or next to the workspace) with the stalls
- * over the goal per phase.
+ * Failing bound, with head room over the goal for a shared CI machine. Measured after the
+ * time-slicing fixes (journal parsing yields after 8 ms, disk reads 8 at a time, recording yields
+ * between phases): 33–46 ms over four runs on 2 cores (the histogram's maximum, which includes its
+ * 10 ms resolution; the 10 ms timer's own lateness was 23–36 ms). Before them 70–117 ms, and
+ * 220–270 ms before the status-bar tooltip, tailer chunk and disk-capture fixes. The value is written
+ * to AGENTNOTE_STALL_REPORT (or next to the workspace) with the stalls over the goal per phase.
  */
-const failMs = 500;
+const failMs = 100;
 
 function gitAsync(root: string, ...args: string[]): Promise<string> {
   return new Promise((resolve, reject) =>
@@ -38,7 +38,7 @@ const tick = () => new Promise((r) => setImmediate(r));
 describe('event loop during a 500-file AI commit', function () {
   this.timeout(240_000);
 
-  it(`measures the longest extension-host stall while a ${files}-file AI commit is captured and recorded; fails above ${failMs} ms (goal ${goalMs} ms, not met yet)`, async () => {
+  it(`measures the longest extension-host stall while a ${files}-file AI commit is captured and recorded; goal ${goalMs} ms, fails above ${failMs} ms`, async () => {
     const api = await agentNote();
     const root = workspaceRoot();
     await waitFor(() => api.repositories().find((r) => r.root === root), 30_000, 'repository');
