@@ -23,6 +23,14 @@ export const scenarios = [
     setup: ({ base, home }) => createDemoRepository({ base, home }),
   },
   {
+    // two editor windows on one repository: the runner opens a second workbench window on the same
+    // folder (its own extension host with Agent Note) before the window that runs the suite
+    name: 'windows',
+    suite: 'windows',
+    secondWindow: true,
+    setup: ({ base }) => makeGitFixture(join(base, 'workspace')),
+  },
+  {
     name: 'nogit',
     suite: 'nogit',
     setup: ({ base }) => {

@@ -34,8 +34,18 @@ for (const scenario of scenarios) {
   const browser = await launchChromium(base);
   let code = 1;
   try {
-    const page = await browser.newPage();
     const remote = (p) => `vscode-remote://127.0.0.1:${cs.port}${p}`;
+    if (scenario.secondWindow) {
+      // another window on the same folder, with Agent Note from this checkout but no test suite
+      const other = await browser.newPage();
+      const otherPayload = [
+        ['extensionDevelopmentPath', remote(ROOT)],
+        ['skipWelcome', 'true'],
+        ['skipReleaseNotes', 'true'],
+      ];
+      await other.goto(`${cs.url}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(otherPayload))}`);
+    }
+    const page = await browser.newPage();
     const payload = [
       ['extensionDevelopmentPath', remote(ROOT)],
       ['extensionTestsPath', remote(testsEntry)],

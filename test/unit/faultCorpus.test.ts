@@ -4,7 +4,8 @@
 // nothing throws, that bad records are skipped AND counted, that the good records around them
 // still count, and that skip counts reach the log at info level as counts, never contents.
 // The editor items (reload during a turn, two windows, untrusted workspace) are in-host tests
-// (test/suite/git/*.test.ts); two windows = two recorder processes in test/unit/recorder/twoWindows.test.ts.
+// (test/suite/git/*.test.ts); two windows: two workbench windows of one code-server on the same repository
+// in test/suite/windows/twoWindows.test.ts, and two recorder processes in test/unit/recorder/twoWindows.test.ts.
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
