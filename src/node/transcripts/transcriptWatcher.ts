@@ -204,7 +204,14 @@ export class TranscriptWatcher {
     for (const d of wanted) {
       if (this.dirWatchers.has(d)) continue;
       try {
-        const w = fs.watch(d, { persistent: false }, () => this.scheduleRescan());
+        const w = fs.watch(d, { persistent: false }, (event, name) => {
+          // an append to a transcript already tailed is its tailer's business, not discovery's
+          if (event === 'change' && typeof name === 'string' && this.tailers.has(path.join(d, name))) {
+            this.counters.inc('watcher.appendsIgnored');
+            return;
+          }
+          this.scheduleRescan();
+        });
         w.on('error', () => {
           w.close();
           this.dirWatchers.delete(d);

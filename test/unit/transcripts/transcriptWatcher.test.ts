@@ -72,6 +72,26 @@ describe('TranscriptWatcher', () => {
     );
   });
 
+  it('does not rescan the agent directories when a tailed transcript only grows', async () => {
+    const dir = path.join(home, '.claude', 'projects', claudeProjectDirName(repo).name);
+    const sid = 'aaaaaaaa-0000-4000-8000-000000000003';
+    const s1 = writeFile(path.join(dir, `${sid}.jsonl`), jsonl([claudeUser(sid, 'u1', 'first')]));
+    const { w, events } = watcher();
+    await w.start();
+    const discovery = w.lastDiscovery;
+    for (let i = 2; i <= 4; i++) {
+      fs.appendFileSync(s1, jsonl([claudeUser(sid, `u${i}`, `turn ${i}`)]));
+      await waitFor(() => prompts(events).includes(`turn ${i}`), 1000, `append ${i}`);
+    }
+    await new Promise((r) => setTimeout(r, 150)); // past the 50 ms rescan debounce
+    assert.equal(w.lastDiscovery, discovery, 'no rescan after appends');
+    assert.ok(w.counters.get('watcher.appendsIgnored') > 0);
+    // a new file in the same directory still triggers one
+    writeFile(path.join(dir, 'aaaaaaaa-0000-4000-8000-000000000004.jsonl'), jsonl([claudeUser('aaaaaaaa-0000-4000-8000-000000000004', 'v1', 'new')]));
+    await waitFor(() => prompts(events).includes('new'), 2000, 'the new session');
+    assert.notEqual(w.lastDiscovery, discovery);
+  });
+
   it('finds new sessions by periodic rescans when directory events are off, and feeds a SessionModel', async () => {
     const slug = cursorProjectSlug(repo);
     writeFile(path.join(home, '.cursor', 'projects', slug, '.workspace-trusted'), JSON.stringify({ workspacePath: repo }));
