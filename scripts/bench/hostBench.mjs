@@ -281,8 +281,7 @@ export async function runHostConfig(mode, ctx) {
           } else {
             // the commit series runs once both hosts of the pair are here (see commitPairs)
             if (!ctx.commitPairs) throw new Error('the commits step runs only in a commit pair (commitPairs)');
-            // pairRole: which side of the pair this host is (default its mode; an A/A check runs two alike hosts)
-            const c = await ctx.commitPairs.join(ctx.pairRole ?? mode, { ws: ctx.wsPath, pid: m.pid });
+            const c = await ctx.commitPairs.join(mode, { ws: ctx.wsPath, pid: m.pid });
             driver.commits = c.own;
             driver.pairedCommits = c.other;
             driver.processes.commits = c.processes;

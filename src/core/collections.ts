@@ -18,9 +18,9 @@ export function addBounded<T>(set: Set<T>, value: T, max: number): void {
  * instead of a path-sized string per entry). Collisions are possible but vanishingly rare at the
  * sizes these sets are bounded to.
  */
-export function hashKey(s: string, seed = 0): number {
-  let h1 = 0xdeadbeef ^ seed;
-  let h2 = 0x41c6ce57 ^ seed;
+export function hashKey(s: string): number {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
   for (let i = 0; i < s.length; i++) {
     const ch = s.charCodeAt(i);
     h1 = Math.imul(h1 ^ ch, 2654435761);

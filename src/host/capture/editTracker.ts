@@ -162,13 +162,18 @@ export class EditTracker implements vscode.Disposable {
       rel,
       setTimeout(() => {
         this.diskTimers.delete(rel);
-        const run = (this.diskInFlight.get(rel) ?? Promise.resolve()).then(() => this.diskReads.run(() => this.readDisk(rel)));
-        this.diskInFlight.set(rel, run);
-        void run.finally(() => {
-          if (this.diskInFlight.get(rel) === run) this.diskInFlight.delete(rel);
-        });
+        this.queueDiskRead(rel);
       }, 50),
     );
+  }
+
+  /** Reads `rel` after its read in flight (one at a time per file, a few files at a time overall). */
+  private queueDiskRead(rel: string): void {
+    const run = (this.diskInFlight.get(rel) ?? Promise.resolve()).then(() => this.diskReads.run(() => this.readDisk(rel)));
+    this.diskInFlight.set(rel, run);
+    void run.finally(() => {
+      if (this.diskInFlight.get(rel) === run) this.diskInFlight.delete(rel);
+    });
   }
 
   private async readDisk(rel: string): Promise<void> {
@@ -193,7 +198,7 @@ export class EditTracker implements vscode.Disposable {
     for (const [rel, timer] of this.diskTimers) {
       clearTimeout(timer);
       this.diskTimers.delete(rel);
-      this.diskInFlight.set(rel, (this.diskInFlight.get(rel) ?? Promise.resolve()).then(() => this.diskReads.run(() => this.readDisk(rel))));
+      this.queueDiskRead(rel);
     }
     await Promise.all([...this.diskInFlight.values()]);
   }

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { getPriority, setPriority } from 'node:os';
 import { type Logger, nullLogger, Counters } from '../../core/ports';
+import { Limiter } from '../util/limiter';
 
 /**
  * Every git call of the extension goes through here, with options pinned so that the user's
@@ -100,16 +101,15 @@ export class GitRunner {
   readonly timeoutMs: number;
   readonly counters: Counters;
   private readonly log: Logger;
-  private readonly maxConcurrent: number;
-  private active = 0;
-  private readonly waiting: (() => void)[] = [];
+  /** At most `maxConcurrentProcesses` git processes of this runner at once. */
+  private readonly slots: Limiter;
 
   constructor(readonly cwd: string, opts: GitRunnerOptions = {}) {
     this.gitPath = opts.gitPath ?? 'git';
     this.timeoutMs = opts.timeoutMs ?? 30_000;
     this.log = opts.log ?? nullLogger;
     this.counters = opts.counters ?? new Counters();
-    this.maxConcurrent = Math.max(1, opts.maxConcurrentProcesses ?? 6);
+    this.slots = new Limiter(opts.maxConcurrentProcesses ?? 6);
     this.niceness = Math.min(19, Math.max(0, Math.round(opts.niceness ?? 0)));
   }
 
@@ -162,15 +162,7 @@ export class GitRunner {
    */
   async runBuffer(args: string[], opts: GitRunOptions = {}): Promise<Buffer> {
     this.counters.inc('git.calls');
-    if (this.active >= this.maxConcurrent) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    else this.active++;
-    try {
-      return await this.spawnGit(args, opts);
-    } finally {
-      const next = this.waiting.shift();
-      if (next) next(); // the slot passes to the next caller
-      else this.active--;
-    }
+    return this.slots.run(() => this.spawnGit(args, opts));
   }
 
   private spawnGit(args: string[], opts: GitRunOptions): Promise<Buffer> {

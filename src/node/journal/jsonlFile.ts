@@ -68,7 +68,7 @@ export async function readJsonlFile(file: string): Promise<JsonlReadResult> {
   for (const line of lines) {
     take(line);
     // a long journal is parsed in slices: the extension host stays responsive
-    if (slice.due) await slice.maybeYield();
+    if (slice.due) await slice.pause();
   }
   if (!take(unterminated)) tornTail = true;
   return { values, skipped, tornTail };

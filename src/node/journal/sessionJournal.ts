@@ -485,7 +485,7 @@ export class JournalSession {
         if (p.success) entries.push(p.data);
         else skipped++;
         // validating thousands of lines is tens of ms: let the extension host breathe in between
-        if (slice.due) await slice.maybeYield();
+        if (slice.due) await slice.pause();
       }
     }
     if (skipped > 0) {

@@ -301,7 +301,7 @@ async function readExt<T>(session: JournalSession, name: string, schema: z.ZodTy
   for (const v of r.values) {
     const p = schema.safeParse(v);
     if (p.success) out.push(p.data);
-    if (slice.due) await slice.maybeYield();
+    if (slice.due) await slice.pause();
   }
   return out;
 }

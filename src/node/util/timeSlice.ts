@@ -1,7 +1,8 @@
 /**
- * Cooperative time slicing for long loops on the extension host's thread: `maybeYield()` returns
- * at once until `budgetMs` of work has passed since the last yield, then lets the event loop run
- * (timers, UI messages, I/O completions) before the loop goes on. Checking costs one clock read.
+ * Cooperative time slicing for long loops on the extension host's thread:
+ * `if (slice.due) await slice.pause();` — `due` turns true once `budgetMs` of work has passed since
+ * the last pause (one clock read, no await per iteration); `pause()` lets the event loop run
+ * (timers, UI messages, I/O completions) before the loop goes on.
  */
 export class TimeSlice {
   private last = performance.now();
@@ -13,9 +14,8 @@ export class TimeSlice {
     return performance.now() - this.last >= this.budgetMs;
   }
 
-  /** Yields to the event loop when the slice's budget is used up. */
-  async maybeYield(): Promise<void> {
-    if (!this.due) return;
+  /** Yields to the event loop and starts a new slice. */
+  async pause(): Promise<void> {
     await yieldToEventLoop();
     this.last = performance.now();
   }
