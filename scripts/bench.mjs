@@ -15,7 +15,17 @@ import { join } from 'node:path';
 import { ROOT, log } from './bench/common.mjs';
 import { buildHistoryRepo, pickNotedLines } from './bench/gitData.mjs';
 import { writeTranscripts, defaultPlan } from './bench/transcripts.mjs';
-import { bundleSize, devBuild, fallbackImpl, hoverBench, noteWriteBench, parseBench, recorderImpl, tailBench, tailerCatchUpBench } from './bench/nodeBench.mjs';
+import {
+  bundleSize,
+  devBuild,
+  fallbackImpl,
+  hoverBench,
+  noteWriteBench,
+  parseBench,
+  recorderImpl,
+  tailBench,
+  tailerCatchUpBench,
+} from './bench/nodeBench.mjs';
 import { cleanupRun, commitPairs, runHostConfig, stopActive } from './bench/hostBench.mjs';
 import { markdownReport, textTable } from './bench/report.mjs';
 import { buildRows, describeData, environment, stripHost } from './bench/rows.mjs';
@@ -38,7 +48,10 @@ if (!existsSync(join(ROOT, 'out/src/node/lookup/lineNoteLookup.js')) || !existsS
 const base = mkdtempSync(join(process.env.VSH_TMP || tmpdir(), 'agentnote-bench-'));
 const home = join(base, 'home');
 mkdirSync(home, { recursive: true });
-writeFileSync(join(home, '.gitconfig'), '[user]\n\tname = Ann Dev\n\temail = ann@example.com\n[init]\n\tdefaultBranch = main\n[commit]\n\tgpgsign = false\n');
+writeFileSync(
+  join(home, '.gitconfig'),
+  '[user]\n\tname = Ann Dev\n\temail = ann@example.com\n[init]\n\tdefaultBranch = main\n[commit]\n\tgpgsign = false\n',
+);
 // Every git process of this run (ours and through GitRunner) uses the temp HOME, never the machine's config.
 process.env.HOME = home;
 process.env.XDG_CONFIG_HOME = join(home, '.config');
@@ -69,7 +82,7 @@ async function stage(name, fn) {
     log(`${name} done in ${((Date.now() - t) / 1000).toFixed(1)} s`);
     return r;
   } catch (e) {
-    const msg = `${name} failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}`;
+    const msg = `${name} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`;
     log(msg);
     results.errors.push(msg.split('\n').slice(0, 4).join(' | '));
     return undefined;
@@ -86,8 +99,12 @@ try {
   const wsPath = join(base, 'ws', 'repo');
   const repo = await stage('git history (fast-import)', () => buildHistoryRepo({ dir: pristine, home, commits: quick ? 400 : 2000 }));
   if (!repo) throw new Error('cannot continue without the repository');
-  const plan = quick ? Object.fromEntries(Object.entries(defaultPlan).map(([a, sizes]) => [a, sizes.map((s) => Math.round(s / 20))])) : defaultPlan;
-  const transcripts = await stage('transcripts', () => writeTranscripts({ home, cwd: wsPath, files: [repo.bigFile, ...repo.featureFiles], plan }));
+  const plan = quick
+    ? Object.fromEntries(Object.entries(defaultPlan).map(([a, sizes]) => [a, sizes.map((s) => Math.round(s / 20))]))
+    : defaultPlan;
+  const transcripts = await stage('transcripts', () =>
+    writeTranscripts({ home, cwd: wsPath, files: [repo.bigFile, ...repo.featureFiles], plan }),
+  );
   const lines = pickNotedLines(repo, 12);
   results.data = {
     commits: repo.commits,
@@ -98,7 +115,9 @@ try {
   };
 
   // ── node level ──
-  results.hover = await stage('hover (node level)', () => hoverBench({ repo, home, lines, rounds: 20, coldSamples: 8, coldNoCacheSamples: 3 }));
+  results.hover = await stage('hover (node level)', () =>
+    hoverBench({ repo, home, lines, rounds: 20, coldSamples: 8, coldNoCacheSamples: 3 }),
+  );
   results.noteWrite = await stage('note written after HEAD moves', async () => {
     const copy = join(base, 'notes-repo');
     execFileSync('cp', ['-a', pristine, copy]);
@@ -106,7 +125,9 @@ try {
     try {
       impl = recorderImpl();
     } catch (e) {
-      notes.push(`RepositoryRecorder could not be loaded (${e instanceof Error ? e.message : String(e)}); the note-writing row uses the fallback.`);
+      notes.push(
+        `RepositoryRecorder could not be loaded (${e instanceof Error ? e.message : String(e)}); the note-writing row uses the fallback.`,
+      );
       impl = fallbackImpl();
     }
     const r = await noteWriteBench({ root: copy, home, files: repo.featureFiles, samples: 8, impl });
@@ -115,7 +136,9 @@ try {
   results.parse = await stage('transcript parse throughput', () => parseBench({ transcripts, runs: 3 }));
   results.catchUp = await stage('tailer catch-up', () => tailerCatchUpBench({ transcripts }));
   const bigClaude = transcripts?.find((t) => t.agent === 'claude');
-  results.tail = await stage('tail 1 KiB appends', () => tailBench({ bigFile: bigClaude.file, sessionId: bigClaude.sessionId, cwd: wsPath, dir: join(base, 'tail'), samples: 40 }));
+  results.tail = await stage('tail 1 KiB appends', () =>
+    tailBench({ bigFile: bigClaude.file, sessionId: bigClaude.sessionId, cwd: wsPath, dir: join(base, 'tail'), samples: 40 }),
+  );
 
   // ── in host ──
   results.host = { enabled: [], disabled: [], activation: [] };
@@ -137,7 +160,16 @@ try {
     // their workspaces (see commitPairs in scripts/bench/hostBench.mjs)
     results.host.commitPair = await stage('code-server commit pairs (enabled and disabled hosts at once)', async () => {
       const pairs = commitPairs({ home, count: quick ? 10 : COMMIT_PAIRS });
-      const common = { base, pristine, file: repo.bigFile, hoverLines: lines, run: 'c', steps: ['activation', 'commits'], commitPairs: pairs, timeoutMs: 600_000 };
+      const common = {
+        base,
+        pristine,
+        file: repo.bigFile,
+        hoverLines: lines,
+        run: 'c',
+        steps: ['activation', 'commits'],
+        commitPairs: pairs,
+        timeoutMs: 600_000,
+      };
       const [e, d] = await Promise.all([
         runHostConfig('enabled', { ...common, wsPath }),
         runHostConfig('disabled', { ...common, wsPath: join(base, 'ws-b', 'repo') }),
@@ -149,14 +181,26 @@ try {
     // they are short) give it more than one sample
     for (let i = 0; i < (quick ? 0 : 2); i++) {
       if (Date.now() - T0 > ACTIVATION_RUNS_UNTIL_MS) {
-        notes.push(`Extra activation start-up ${i + 1} skipped to stay within the time budget (${((Date.now() - T0) / 1000).toFixed(0)} s elapsed).`);
+        notes.push(
+          `Extra activation start-up ${i + 1} skipped to stay within the time budget (${((Date.now() - T0) / 1000).toFixed(0)} s elapsed).`,
+        );
         break;
       }
       const envBase = join(base, `activation-${i}`);
       mkdirSync(join(envBase, 'home'), { recursive: true });
       writeFileSync(join(envBase, 'home', '.gitconfig'), readFileSync(join(home, '.gitconfig')));
       const r = await stage(`code-server start-up ${i + 1}/2 (activation only)`, () =>
-        runHostConfig('enabled', { base, envBase, pristine, wsPath, file: repo.bigFile, hoverLines: lines, run: `a${i}`, steps: ['activation'], timeoutMs: 120_000 }),
+        runHostConfig('enabled', {
+          base,
+          envBase,
+          pristine,
+          wsPath,
+          file: repo.bigFile,
+          hoverLines: lines,
+          run: `a${i}`,
+          steps: ['activation'],
+          timeoutMs: 120_000,
+        }),
       );
       if (r) {
         results.host.activation.push(r);
@@ -184,14 +228,18 @@ for (const e of results.errors) notes.push(`error: ${e}`);
 // a --quick smoke run must not replace the real results
 const outName = quick ? 'quick' : 'latest';
 mkdirSync(join(ROOT, 'bench-results'), { recursive: true });
-writeFileSync(join(ROOT, 'bench-results', `${outName}.json`), JSON.stringify({ version: 1, quick, durationMs, environment: env, rows, results: stripHost(results), notes }, null, 2));
+writeFileSync(
+  join(ROOT, 'bench-results', `${outName}.json`),
+  JSON.stringify({ version: 1, quick, durationMs, environment: env, rows, results: stripHost(results), notes }, null, 2),
+);
 writeFileSync(join(ROOT, 'bench-results', `${outName}.md`), markdownReport({ rows, env, data, notes, durationMs, quick }));
 console.log(`\n${textTable(rows)}\n`);
 for (const n of notes) console.log(`note: ${n}`);
 const missed = rows.filter((r) => r.status === 'fail' || r.status === 'missing');
-console.log(`\nbench: ${rows.filter((r) => r.status === 'pass').length} goals met, ${missed.length} missed${missed.length ? ` (${missed.map((r) => r.id).join(', ')})` : ''}; total ${(durationMs / 1000).toFixed(0)} s; results in bench-results/${outName}.md`);
+console.log(
+  `\nbench: ${rows.filter((r) => r.status === 'pass').length} goals met, ${missed.length} missed${missed.length ? ` (${missed.map((r) => r.id).join(', ')})` : ''}; total ${(durationMs / 1000).toFixed(0)} s; results in bench-results/${outName}.md`,
+);
 if (missed.length) exitCode = 1;
 if (process.env.VSH_KEEP) console.log(`kept ${base}`);
 else rmSync(base, { recursive: true, force: true });
 process.exit(exitCode);
-

@@ -15,7 +15,9 @@ log(codeServerCli(['--install-extension', vsix], dirs).trim().split('\n').pop())
 const port = Number(process.env.PORT || 0) || undefined;
 const cs = await startCodeServer({ ...dirs, port, logFile: join(base, 'code-server.log') });
 const url = `${cs.url}/?folder=${encodeURIComponent(workspace)}`;
-console.log(`\nAgent Note demo is running:\n\n  ${url}\n\nDemo repository: ${workspace}\nIsolated HOME:   ${dirs.home}\nPress Ctrl-C to stop (the temp dir is removed).\n`);
+console.log(
+  `\nAgent Note demo is running:\n\n  ${url}\n\nDemo repository: ${workspace}\nIsolated HOME:   ${dirs.home}\nPress Ctrl-C to stop (the temp dir is removed).\n`,
+);
 let stopping = false;
 const stop = async () => {
   if (stopping) return;

@@ -22,12 +22,26 @@ export function tempDir(prefix) {
 
 export function gitIn(dir, env = {}) {
   return (...args) =>
-    execFileSync('git', ['-c', 'user.name=Ann Dev', '-c', 'user.email=ann@example.com', '-c', 'init.defaultBranch=main', '-c', 'commit.gpgsign=false', ...args], {
-      cwd: dir,
-      stdio: 'pipe',
-      encoding: 'utf8',
-      env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', ...env },
-    });
+    execFileSync(
+      'git',
+      [
+        '-c',
+        'user.name=Ann Dev',
+        '-c',
+        'user.email=ann@example.com',
+        '-c',
+        'init.defaultBranch=main',
+        '-c',
+        'commit.gpgsign=false',
+        ...args,
+      ],
+      {
+        cwd: dir,
+        stdio: 'pipe',
+        encoding: 'utf8',
+        env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', ...env },
+      },
+    );
 }
 
 /** A throwaway git repo on branch main with one commit. */
@@ -100,7 +114,10 @@ export function prepareDirs(base, extraSettings = {}) {
   writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify({ ...SETTINGS, ...extraSettings }, null, 2));
   const env = { ...isolatedEnv(base), EXTENSIONS_GALLERY: '{}' };
   // git identity for commits made inside the editor (SCM view, terminals, tests)
-  writeFileSync(join(env.HOME, '.gitconfig'), '[user]\n\tname = Ann Dev\n\temail = ann@example.com\n[init]\n\tdefaultBranch = main\n[commit]\n\tgpgsign = false\n');
+  writeFileSync(
+    join(env.HOME, '.gitconfig'),
+    '[user]\n\tname = Ann Dev\n\temail = ann@example.com\n[init]\n\tdefaultBranch = main\n[commit]\n\tgpgsign = false\n',
+  );
   return { userDataDir, extensionsDir, env, home: env.HOME };
 }
 
@@ -109,16 +126,21 @@ export async function startCodeServer({ userDataDir, extensionsDir, env = {}, ex
   const port = wantedPort || (await freePort());
   const args = [
     CODE_SERVER_ENTRY,
-    '--bind-addr', `127.0.0.1:${port}`,
-    '--auth', 'none',
+    '--bind-addr',
+    `127.0.0.1:${port}`,
+    '--auth',
+    'none',
     '--disable-telemetry',
     '--disable-update-check',
     '--disable-workspace-trust',
     '--disable-getting-started-override',
     '--ignore-last-opened',
-    '--user-data-dir', userDataDir,
-    '--extensions-dir', extensionsDir,
-    '--log', process.env.VSH_CS_LOG || 'info',
+    '--user-data-dir',
+    userDataDir,
+    '--extensions-dir',
+    extensionsDir,
+    '--log',
+    process.env.VSH_CS_LOG || 'info',
   ];
   const child = spawn(process.execPath, args, {
     env: { ...process.env, ...env, ...extraEnv },
@@ -174,7 +196,16 @@ export async function launchChromium(base) {
     executablePath: CHROMIUM,
     headless: true,
     env: { ...process.env, ...isolatedEnv(base) },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 

@@ -14,7 +14,16 @@
 import { readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundlePath, checkProject, collectMessages, englishBundlePath, formatReport, hasProblems, locales, renderBundle } from './l10n-lib.mjs';
+import {
+  bundlePath,
+  checkProject,
+  collectMessages,
+  englishBundlePath,
+  formatReport,
+  hasProblems,
+  locales,
+  renderBundle,
+} from './l10n-lib.mjs';
 
 const args = process.argv.slice(2);
 const check = args.includes('--check');
@@ -44,7 +53,9 @@ const report = checkProject(root, collected);
 if (missingIdx >= 0) {
   const locale = args[missingIdx + 1];
   const entry = report.bundles.find((b) => b.locale === locale);
-  const out = Object.fromEntries(entry.missing.map((k) => [k, typeof report.english[k] === 'string' ? report.english[k] : report.english[k].message]));
+  const out = Object.fromEntries(
+    entry.missing.map((k) => [k, typeof report.english[k] === 'string' ? report.english[k] : report.english[k].message]),
+  );
   console.error(`missing from ${bundlePath(locale)}: ${entry.missing.length}`);
   console.log(JSON.stringify(out, null, 2));
   process.exit(0);

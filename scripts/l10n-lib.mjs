@@ -52,7 +52,8 @@ function isStringLike(node) {
 
 function unwrap(node) {
   let n = node;
-  while (n && (ts.isAsExpression(n) || ts.isSatisfiesExpression(n) || ts.isParenthesizedExpression(n) || ts.isTypeAssertionExpression(n))) n = n.expression;
+  while (n && (ts.isAsExpression(n) || ts.isSatisfiesExpression(n) || ts.isParenthesizedExpression(n) || ts.isTypeAssertionExpression(n)))
+    n = n.expression;
   return n;
 }
 
@@ -92,7 +93,8 @@ export function scanSource(text, fileName = 'source.ts') {
       const arg = node.arguments[0] ? unwrap(node.arguments[0]) : undefined;
       if (arg && isStringLike(arg)) messages.push({ key: arg.text, message: arg.text, ...where });
       else if (arg && ts.isObjectLiteralExpression(arg) && optionsMessage(arg)) messages.push({ ...optionsMessage(arg), ...where });
-      else if (arg && (ts.isIdentifier(arg) || ts.isPropertyAccessExpression(arg) || ts.isElementAccessExpression(arg))) indirect.push({ ...where, text: arg.getText(sf) });
+      else if (arg && (ts.isIdentifier(arg) || ts.isPropertyAccessExpression(arg) || ts.isElementAccessExpression(arg)))
+        indirect.push({ ...where, text: arg.getText(sf) });
       else problems.push({ ...where, text: node.getText(sf).slice(0, 120), reason: 'the message is not a string literal' });
     }
     if (ts.isVariableStatement(node) && node.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) {
@@ -108,7 +110,13 @@ export function scanSource(text, fileName = 'source.ts') {
         for (const p of init.properties) {
           const init2 = ts.isPropertyAssignment(p) ? unwrap(p.initializer) : undefined;
           if (init2 && isStringLike(init2)) entries.push({ prop: p.name.getText(sf), value: init2.text, line: lineOf(sf, p) });
-          else problems.push({ file: fileName, line: lineOf(sf, p), text: `${d.name.text}.${p.name?.getText(sf) ?? '?'}`, reason: 'a …DefaultStrings value must be a string literal' });
+          else
+            problems.push({
+              file: fileName,
+              line: lineOf(sf, p),
+              text: `${d.name.text}.${p.name?.getText(sf) ?? '?'}`,
+              reason: 'a …DefaultStrings value must be a string literal',
+            });
         }
         defaultObjects.push({ name: d.name.text, ...where, entries });
       }
@@ -164,7 +172,13 @@ export function collectMessages(root) {
     indirect.push(...r.indirect);
   }
   const sorted = Object.fromEntries([...bundle.keys()].sort().map((k) => [k, bundle.get(k)]));
-  return { bundle: sorted, sources: Object.fromEntries([...sources.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), problems, indirect, defaultObjects };
+  return {
+    bundle: sorted,
+    sources: Object.fromEntries([...sources.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+    problems,
+    indirect,
+    defaultObjects,
+  };
 }
 
 /** The text of the English bundle file for `bundle` (2-space JSON, trailing newline). */
@@ -295,7 +309,17 @@ export function checkProject(root, collected = collectMessages(root)) {
     if (!r.ok) return { locale, path, error: r.error, missing: Object.keys(nlsEnglish), stale: [], invalid: [], mismatched: [] };
     return { locale, path, ...compareTranslations(nlsEnglish, r.value) };
   });
-  return { english, sources: collected.sources, problems: collected.problems, indirect: collected.indirect, defaultObjects: collected.defaultObjects, englishBundle, bundles, manifest: manifestCheck, nls };
+  return {
+    english,
+    sources: collected.sources,
+    problems: collected.problems,
+    indirect: collected.indirect,
+    defaultObjects: collected.defaultObjects,
+    englishBundle,
+    bundles,
+    manifest: manifestCheck,
+    nls,
+  };
 }
 
 /** True when `checkProject` found anything to fix (`--check` fails on it). */

@@ -8,7 +8,10 @@ import { ROOT } from './harness.mjs';
 
 const dir = join(ROOT, 'test/e2e');
 const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', color: false, timeout: 180_000, grep: process.env.E2E_GREP || undefined });
-for (const f of readdirSync(dir).filter((f) => f.endsWith('.e2e.mjs')).sort()) mocha.addFile(join(dir, f));
+for (const f of readdirSync(dir)
+  .filter((f) => f.endsWith('.e2e.mjs'))
+  .sort())
+  mocha.addFile(join(dir, f));
 await mocha.loadFilesAsync();
 let passed = 0;
 let failed = 0;

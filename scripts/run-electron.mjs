@@ -14,7 +14,12 @@ for (const scenario of scenarios) {
       extensionDevelopmentPath: ROOT,
       extensionTestsPath: join(ROOT, 'out/test/suite/index.js'),
       launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust'],
-      extensionTestsEnv: { VSH_SUITE: scenario.suite, VSH_TEST_RESULTS: join(base, 'results.json'), VSH_FIXTURE_BASE: base, ...(scenario.env ?? {}) },
+      extensionTestsEnv: {
+        VSH_SUITE: scenario.suite,
+        VSH_TEST_RESULTS: join(base, 'results.json'),
+        VSH_FIXTURE_BASE: base,
+        ...(scenario.env ?? {}),
+      },
     });
     console.log(`[${scenario.name}] passed`);
   } catch (e) {

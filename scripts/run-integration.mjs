@@ -76,7 +76,10 @@ for (const scenario of scenarios) {
   }
   if (existsSync(resultsFile)) {
     const r = JSON.parse(readFileSync(resultsFile, 'utf8'));
-    for (const t of r.tests) console.log(`${t.state === 'passed' ? 'ok  ' : t.state.toUpperCase()} [${scenario.name}] ${t.title}${t.durationMs != null ? ` (${t.durationMs} ms)` : ''}${t.error ? `\n${t.error}` : ''}`);
+    for (const t of r.tests)
+      console.log(
+        `${t.state === 'passed' ? 'ok  ' : t.state.toUpperCase()} [${scenario.name}] ${t.title}${t.durationMs != null ? ` (${t.durationMs} ms)` : ''}${t.error ? `\n${t.error}` : ''}`,
+      );
     console.log(`[${scenario.name}] host: ${r.env.vscodeAppName}, node ${r.env.node}: ${r.passed} passed, ${r.failed} failed`);
     passed += r.passed;
     failed += r.failed;

@@ -12,6 +12,7 @@ step() {
 step build node esbuild.mjs
 step typecheck npm run -s typecheck
 step lint npm run -s lint
+step format npm run -s format:check
 step unit node scripts/run-unit.mjs
 step integration node scripts/run-integration.mjs
 step package npm run -s package

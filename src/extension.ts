@@ -27,7 +27,12 @@ export interface AgentNoteApi {
   /** Status bar text ('' when hidden). */
   statusBarText(): string;
   /** Numbers for the benchmark. */
-  benchStats(): { activateMs: number; handlerStats: { calls: number; totalMs: number; maxMs: number; medianMs: number }; gitCalls: number; blameRuns: number };
+  benchStats(): {
+    activateMs: number;
+    handlerStats: { calls: number; totalMs: number; maxMs: number; medianMs: number };
+    gitCalls: number;
+    blameRuns: number;
+  };
 }
 
 export function activate(context: vscode.ExtensionContext): AgentNoteApi {
@@ -62,7 +67,11 @@ export function activate(context: vscode.ExtensionContext): AgentNoteApi {
         id: x.id,
         model: x.model,
         prompts: x.turns.flatMap((t) => (t.prompt === undefined ? [] : [t.prompt])),
-        files: [...new Set(x.turns.flatMap((t) => t.files).map((f) => (path.isAbsolute(f) ? path.relative(root, f).split(path.sep).join('/') : f)))],
+        files: [
+          ...new Set(
+            x.turns.flatMap((t) => t.files).map((f) => (path.isAbsolute(f) ? path.relative(root, f).split(path.sep).join('/') : f)),
+          ),
+        ],
         active: x.active,
       })),
     recordCommit: async (root, rev) => (await s.registry.all.find((r) => r.root === root)?.recordAgain(rev))?.kind,

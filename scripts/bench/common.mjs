@@ -89,7 +89,16 @@ export function gitEnv(home, extra = {}) {
   };
 }
 
-export const identity = ['-c', 'user.name=Ann Dev', '-c', 'user.email=ann@example.com', '-c', 'commit.gpgsign=false', '-c', 'init.defaultBranch=main'];
+export const identity = [
+  '-c',
+  'user.name=Ann Dev',
+  '-c',
+  'user.email=ann@example.com',
+  '-c',
+  'commit.gpgsign=false',
+  '-c',
+  'init.defaultBranch=main',
+];
 
 /** Synchronous git in `cwd` with an isolated HOME. */
 export function gitSync(cwd, home, args, opts = {}) {
@@ -113,7 +122,9 @@ export function spawnTimed(cmd, args, { cwd, env, input } = {}) {
     child.stdout.on('data', (d) => out.push(d));
     child.stderr.on('data', (d) => err.push(d));
     child.on('error', rej);
-    child.on('close', (code) => res({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), ms: now() - t0 }));
+    child.on('close', (code) =>
+      res({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), ms: now() - t0 }),
+    );
     child.stdin.on('error', () => {});
     child.stdin.end(input);
   });

@@ -17,7 +17,23 @@ const AGENTS = [
   { agent: 'codex', model: 'gpt-5.5-codex', tool: 'apply_patch' },
   { agent: 'gemini', model: 'gemini-3-pro', tool: 'replace' },
 ];
-const WORDS = ['parse', 'render', 'token', 'buffer', 'cursor', 'range', 'offset', 'merge', 'index', 'cache', 'queue', 'batch', 'route', 'value', 'state'];
+const WORDS = [
+  'parse',
+  'render',
+  'token',
+  'buffer',
+  'cursor',
+  'range',
+  'offset',
+  'merge',
+  'index',
+  'cache',
+  'queue',
+  'batch',
+  'route',
+  'value',
+  'state',
+];
 
 function initialBigFile(lineCount) {
   const lines = [];
@@ -28,7 +44,7 @@ function initialBigFile(lineCount) {
     const id = String(fn).padStart(4, '0');
     lines.push(
       `/** Computes step ${id} of the pipeline. */`,
-      `export function step${id}(input: number[], factor = ${fn % 7 + 1}): number {`,
+      `export function step${id}(input: number[], factor = ${(fn % 7) + 1}): number {`,
       `  const scaled${id} = input.map((v) => v * factor + ${fn});`,
       `  const total${id} = scaled${id}.reduce((a, b) => a + b, 0);`,
       `  assert(Number.isFinite(total${id}), 'step${id} overflowed');`,
@@ -44,7 +60,14 @@ function featureFile(i) {
   const id = String(i + 1).padStart(2, '0');
   const lines = [`// Feature module ${id}.`, ''];
   for (let f = 0; f < 20; f++) {
-    lines.push(`export function feature${id}_${f}(x: number): number {`, `  const y = x * ${f + 1} + ${i};`, `  return y > 100 ? y - 100 : y;`, '}', '', '');
+    lines.push(
+      `export function feature${id}_${f}(x: number): number {`,
+      `  const y = x * ${f + 1} + ${i};`,
+      `  return y > 100 ? y - 100 : y;`,
+      '}',
+      '',
+      '',
+    );
   }
   return `${lines.join('\n')}\n`;
 }
@@ -149,11 +172,15 @@ export async function buildHistoryRepo({ dir, home, commits = 2000, lineCount = 
             },
           ],
           files: [{ path: BIG_FILE, by_ai: true, ai_ranges: ranges }],
-          attribution: added > 0 ? { ai_ratio: ratio, method: 'line', lines: { ai_added: aiLines, total_added: added, deleted } } : { ai_ratio: 100, method: 'file', lines: { ai_added: 0, total_added: 0, deleted } },
+          attribution:
+            added > 0
+              ? { ai_ratio: ratio, method: 'line', lines: { ai_added: aiLines, total_added: added, deleted } }
+              : { ai_ratio: 100, method: 'file', lines: { ai_added: 0, total_added: 0, deleted } },
         };
         const text = encodeNote(note);
         const back = decodeNote(text);
-        if (back.kind !== 'valid' || back.issues.length) throw new Error(`generated note ${c} is not valid schema v1: ${JSON.stringify(back)}`);
+        if (back.kind !== 'valid' || back.issues.length)
+          throw new Error(`generated note ${c} is not valid schema v1: ${JSON.stringify(back)}`);
         notes.push({ commit: c, text });
       }
     }
@@ -217,5 +244,7 @@ export function pickNotedLines(repo, count, seed = 7) {
   const picked = new Set();
   while (picked.size < Math.min(count, candidates.length)) picked.add(r.pick(candidates));
   // depth: how many commits after the one that last changed the line (what blame walks through)
-  return [...picked].sort((a, b) => a - b).map((line) => ({ line, sha: repo.lineOwners[line - 1], depth: repo.commits - repo.lineOwnerCommits[line - 1] }));
+  return [...picked]
+    .sort((a, b) => a - b)
+    .map((line) => ({ line, sha: repo.lineOwners[line - 1], depth: repo.commits - repo.lineOwnerCommits[line - 1] }));
 }

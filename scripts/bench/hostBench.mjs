@@ -4,7 +4,19 @@
 // editor-side work. "enabled" loads Agent Note from this checkout; "disabled" loads a stub
 // extension instead, so Agent Note is not in the host at all. This file is the `bench` scenario:
 // it is not part of the scenarios npm test runs.
-import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SETTINGS, isolatedEnv, launchChromium, startCodeServer } from '../harness.mjs';
@@ -45,7 +57,10 @@ export const benchScenario = {
 /** An extension with no code: the development extension of the "disabled" configuration. */
 function stubExtension(dir) {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'bench-stub', publisher: 'agentnote-bench', version: '0.0.0', engines: { vscode: '^1.90.0' } }, null, 2));
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: 'bench-stub', publisher: 'agentnote-bench', version: '0.0.0', engines: { vscode: '^1.90.0' } }, null, 2),
+  );
   return dir;
 }
 
@@ -149,7 +164,11 @@ function processWatcher(pid, everyMs = 3) {
         commands: git.slice(0, 12).map((s) => `${s.argv.includes('diff.algorithm=myers') ? 'ours: ' : ''}${gitCommand(s.argv)}`),
         /** `git <subcommand>` → count, for Agent Note's processes and for the others */
         oursByCommand: countBy(ours.map((x) => x.argv[x.argv.findIndex((a, i) => i > 0 && a !== '-c' && x.argv[i - 1] !== '-c')])),
-        othersByCommand: countBy(git.filter((x) => !ours.includes(x)).map((x) => x.argv[x.argv.findIndex((a, i) => i > 0 && a !== '-c' && x.argv[i - 1] !== '-c')])),
+        othersByCommand: countBy(
+          git
+            .filter((x) => !ours.includes(x))
+            .map((x) => x.argv[x.argv.findIndex((a, i) => i > 0 && a !== '-c' && x.argv[i - 1] !== '-c')]),
+        ),
       };
     },
   };
@@ -308,9 +327,21 @@ export async function runHostConfig(mode, ctx) {
   let keptLogs;
   if (exit !== 0 || !host || failed.length) {
     keptLogs = keepLogs(runDir, mode);
-    log(`[host ${mode}] suite exit ${exit}; ${failed.map((t) => `${t.title}: ${String(t.error).split('\n')[0]}`).join('; ') || (host ? 'partial results' : 'no results')}; logs kept in ${keptLogs}`);
+    log(
+      `[host ${mode}] suite exit ${exit}; ${failed.map((t) => `${t.title}: ${String(t.error).split('\n')[0]}`).join('; ') || (host ? 'partial results' : 'no results')}; logs kept in ${keptLogs}`,
+    );
   }
-  return { mode, exit, wallMs, host, driver, failed: failed.map((t) => ({ title: t.title, error: String(t.error).split('\n').slice(0, 3).join(' ') })), activationLogMs: mode === 'enabled' ? activationFromLogs(userDataDir) : undefined, runDir, keptLogs };
+  return {
+    mode,
+    exit,
+    wallMs,
+    host,
+    driver,
+    failed: failed.map((t) => ({ title: t.title, error: String(t.error).split('\n').slice(0, 3).join(' ') })),
+    activationLogMs: mode === 'enabled' ? activationFromLogs(userDataDir) : undefined,
+    runDir,
+    keptLogs,
+  };
 }
 
 /**
@@ -332,7 +363,10 @@ export function commitPairs({ home, count, timeoutMs = 420_000 }) {
   return {
     join(mode, info) {
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`commit pair: the other host did not reach the commits step in ${timeoutMs / 1000} s`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`commit pair: the other host did not reach the commits step in ${timeoutMs / 1000} s`)),
+          timeoutMs,
+        );
         waiting.set(mode, { ...info, resolve: (v) => (clearTimeout(timer), resolve(v)), reject: (e) => (clearTimeout(timer), reject(e)) });
         if (waiting.size < 2) return;
         const a = waiting.get('enabled');

@@ -24,7 +24,16 @@ import { ROOT, gitEnv, log, now, spawnTimed, src } from './common.mjs';
  * - coldNoCache: like coldAtOpen with a fresh NoteStore too (nothing cached at all).
  * - baseline: spawn `git blame -L n,n --porcelain` then `git notes --ref=agentnote show <sha>`.
  */
-export async function hoverBench({ repo, home, lines, rounds = 20, verifyRounds = 5, coldSamples = lines.length, coldNoCacheSamples = 6, hoverDelayMs = 300 }) {
+export async function hoverBench({
+  repo,
+  home,
+  lines,
+  rounds = 20,
+  verifyRounds = 5,
+  coldSamples = lines.length,
+  coldNoCacheSamples = 6,
+  hoverDelayMs = 300,
+}) {
   const { GitRunner } = src('node/git/gitRunner');
   const { NoteStore } = src('node/notes/noteStore');
   const { BlameService } = src('node/blame/blameService');
@@ -118,7 +127,8 @@ export async function hoverBench({ repo, home, lines, rounds = 20, verifyRounds 
         const sha = b.stdout.slice(0, 40);
         const n = await spawnTimed('git', ['notes', '--ref=agentnote', 'show', sha], { cwd: repo.root, env });
         samples.push(now() - s);
-        if (b.code !== 0 || n.code !== 0 || sha !== l.sha || !n.stdout.includes('"v": 1')) throw new Error(`baseline for line ${l.line} failed`);
+        if (b.code !== 0 || n.code !== 0 || sha !== l.sha || !n.stdout.includes('"v": 1'))
+          throw new Error(`baseline for line ${l.line} failed`);
       }
       out.baseline = { samples };
     }
@@ -139,7 +149,8 @@ function aiEdit(before, sample, fileIndex) {
   const f = (sample * 3 + fileIndex) % 20;
   const oldString = `  const y = x * ${f + 1} + ${fileIndex};\n`;
   const newString = `  const y = x * ${f + 2} + ${fileIndex}; // tuned by the agent (sample ${sample})\n  // agent: guard against negative input (sample ${sample}, f${f})\n  if (x < 0) return ${sample};\n  void ${f};\n`;
-  if (before.indexOf(oldString) === -1 || before.indexOf(oldString) !== before.lastIndexOf(oldString)) throw new Error(`edit target not unique in module ${fileIndex}`);
+  if (before.indexOf(oldString) === -1 || before.indexOf(oldString) !== before.lastIndexOf(oldString))
+    throw new Error(`edit target not unique in module ${fileIndex}`);
   return { before, after: before.replace(oldString, newString), oldString, newString };
 }
 
@@ -173,7 +184,14 @@ export async function noteWriteBench({ root, home, files, samples = 8, impl }) {
       const note = await new NoteStore(git).read(sha);
       if (note?.kind !== 'valid') throw new Error(`no valid note for sample ${s}`);
       const a = note.note.attribution;
-      checks.push({ aiFiles: note.note.files.filter((f) => f.by_ai).length, files: note.note.files.length, ai_ratio: a.ai_ratio, method: a.method, lines: a.lines, gitCalls: (impl.gitCalls?.() ?? 0) - calls0 });
+      checks.push({
+        aiFiles: note.note.files.filter((f) => f.by_ai).length,
+        files: note.note.files.length,
+        ai_ratio: a.ai_ratio,
+        method: a.method,
+        lines: a.lines,
+        gitCalls: (impl.gitCalls?.() ?? 0) - calls0,
+      });
     }
   } finally {
     await impl.close?.();
@@ -194,14 +212,25 @@ export function recorderImpl() {
   let lineNo = 0;
   let seq = 0;
   const sessionId = '5e1f0c2a-1111-4222-8333-444455556666';
-  const common = () => ({ sessionId, timestamp: new Date().toISOString(), cwd: root, gitBranch: 'main', version: '2.1.260', userType: 'external', entrypoint: 'cli', isSidechain: false });
+  const common = () => ({
+    sessionId,
+    timestamp: new Date().toISOString(),
+    cwd: root,
+    gitBranch: 'main',
+    version: '2.1.260',
+    userType: 'external',
+    entrypoint: 'cli',
+    isSidechain: false,
+  });
   /** Appends records to the transcript file and returns their events, keyed like the tailer keys them. */
   const feed = async (records) => {
     const batch = [];
     for (const r of records) {
       appendFileSync(transcript, `${JSON.stringify(r)}\n`);
       const offset = lineNo++;
-      parser.push(JSON.stringify(r)).forEach((event, index) => batch.push({ event, key: `${transcript}:${offset}:${index}`, transcriptPath: transcript }));
+      parser
+        .push(JSON.stringify(r))
+        .forEach((event, index) => batch.push({ event, key: `${transcript}:${offset}:${index}`, transcriptPath: transcript }));
     }
     if (batch.length) await recorder.onAgentEvents(batch);
   };
@@ -220,17 +249,77 @@ export function recorderImpl() {
     gitCalls: () => git.counters.get('git.calls'),
     async applyEdits(edits, sample) {
       const u = `u${sample}`;
-      await feed([{ type: 'user', uuid: u, parentUuid: null, ...common(), promptSource: 'typed', origin: { kind: 'human' }, promptId: `p${sample}`, message: { role: 'user', content: `Add a negative-input guard to every feature module and tune the factor (sample ${sample}).` } }]);
+      await feed([
+        {
+          type: 'user',
+          uuid: u,
+          parentUuid: null,
+          ...common(),
+          promptSource: 'typed',
+          origin: { kind: 'human' },
+          promptId: `p${sample}`,
+          message: { role: 'user', content: `Add a negative-input guard to every feature module and tune the factor (sample ${sample}).` },
+        },
+      ]);
       for (const [i, e] of edits.entries()) {
         writeFileSync(e.abs, e.after);
         recorder.onTransition({ id: `t${++seq}`, file: e.file, time: Date.now(), before: e.before, after: e.after, source: 'disk' });
         const id = `toolu_bench_${sample}_${i}`;
         await feed([
-          { type: 'assistant', uuid: `a${sample}_${i}`, parentUuid: u, ...common(), requestId: `req_${sample}`, message: { id: `msg_${sample}`, type: 'message', role: 'assistant', model: 'claude-opus-4-6', content: [{ type: 'tool_use', id, name: 'Edit', input: { file_path: e.abs, old_string: e.oldString, new_string: e.newString } }], stop_reason: null, usage: { input_tokens: 1, output_tokens: 1 } } },
-          { type: 'user', uuid: `r${sample}_${i}`, parentUuid: `a${sample}_${i}`, ...common(), message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: `The file ${e.abs} has been updated.` }] }, toolUseResult: { filePath: e.abs, oldString: e.oldString, newString: e.newString, originalFile: e.before, structuredPatch: [], userModified: false, replaceAll: false } },
+          {
+            type: 'assistant',
+            uuid: `a${sample}_${i}`,
+            parentUuid: u,
+            ...common(),
+            requestId: `req_${sample}`,
+            message: {
+              id: `msg_${sample}`,
+              type: 'message',
+              role: 'assistant',
+              model: 'claude-opus-4-6',
+              content: [
+                { type: 'tool_use', id, name: 'Edit', input: { file_path: e.abs, old_string: e.oldString, new_string: e.newString } },
+              ],
+              stop_reason: null,
+              usage: { input_tokens: 1, output_tokens: 1 },
+            },
+          },
+          {
+            type: 'user',
+            uuid: `r${sample}_${i}`,
+            parentUuid: `a${sample}_${i}`,
+            ...common(),
+            message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: `The file ${e.abs} has been updated.` }] },
+            toolUseResult: {
+              filePath: e.abs,
+              oldString: e.oldString,
+              newString: e.newString,
+              originalFile: e.before,
+              structuredPatch: [],
+              userModified: false,
+              replaceAll: false,
+            },
+          },
         ]);
       }
-      await feed([{ type: 'assistant', uuid: `f${sample}`, parentUuid: u, ...common(), requestId: `req_${sample}`, message: { id: `msg_${sample}`, type: 'message', role: 'assistant', model: 'claude-opus-4-6', content: [{ type: 'text', text: 'Updated the 50 feature modules.' }], stop_reason: null, usage: { input_tokens: 1, output_tokens: 1 } } }]);
+      await feed([
+        {
+          type: 'assistant',
+          uuid: `f${sample}`,
+          parentUuid: u,
+          ...common(),
+          requestId: `req_${sample}`,
+          message: {
+            id: `msg_${sample}`,
+            type: 'message',
+            role: 'assistant',
+            model: 'claude-opus-4-6',
+            content: [{ type: 'text', text: 'Updated the 50 feature modules.' }],
+            stop_reason: null,
+            usage: { input_tokens: 1, output_tokens: 1 },
+          },
+        },
+      ]);
       // the host ticks about once a second while the agent works: capture is done before the commit
       await recorder.tick();
       await recorder.settle();
@@ -273,7 +362,14 @@ export function fallbackImpl() {
       for (const e of edits) writeFileSync(e.abs, e.after);
       const post = (await git.run(['hash-object', '-w', '--', ...edits.map((e) => e.file)])).trim().split('\n');
       const t = Date.now();
-      pairs = edits.map((e, i) => ({ file: e.file, preBlob: pre.get(e.file), postBlob: post[i], interactionKey: `claude:bench-session:${sample + 1}`, agent: 'claude', timestamp: t + i }));
+      pairs = edits.map((e, i) => ({
+        file: e.file,
+        preBlob: pre.get(e.file),
+        postBlob: post[i],
+        interactionKey: `claude:bench-session:${sample + 1}`,
+        agent: 'claude',
+        timestamp: t + i,
+      }));
     },
     async record(sha, sample) {
       const result = await analyzeCommit(git, sha, pairs);
@@ -299,7 +395,16 @@ export function fallbackImpl() {
       ];
       const built = buildNote({
         commit: { subject: subject.trim(), files: names.split('\0').filter(Boolean), patch },
-        sessions: [{ agent: 'claude', sessionId: 'bench-session', model: 'claude-opus-4-6', rows, consumed: { maxConsumedTurn: sample, tailPromptIds: new Set() }, upperTurn: sample + 1 }],
+        sessions: [
+          {
+            agent: 'claude',
+            sessionId: 'bench-session',
+            model: 'claude-opus-4-6',
+            rows,
+            consumed: { maxConsumedTurn: sample, tailPromptIds: new Set() },
+            upperTurn: sample + 1,
+          },
+        ],
         attribution: attributionInputFrom(result),
         clock: { now: () => Date.now() },
       });
@@ -387,7 +492,29 @@ export function parseBench({ transcripts, runs = 3 }) {
 
 /** A Claude Code assistant record of exactly `size` bytes including its newline. */
 function claudeRecordOfSize(size, i, sessionId, cwd) {
-  const base = { type: 'assistant', uuid: `bench-append-${i}`, parentUuid: null, sessionId, timestamp: new Date().toISOString(), cwd, gitBranch: 'main', version: '2.1.260', userType: 'external', entrypoint: 'cli', isSidechain: false, requestId: `req_append_${i}`, message: { id: `msg_append_${i}`, type: 'message', role: 'assistant', model: 'claude-opus-4-6', content: [{ type: 'text', text: '' }], stop_reason: null, usage: { input_tokens: 1, output_tokens: 1 } } };
+  const base = {
+    type: 'assistant',
+    uuid: `bench-append-${i}`,
+    parentUuid: null,
+    sessionId,
+    timestamp: new Date().toISOString(),
+    cwd,
+    gitBranch: 'main',
+    version: '2.1.260',
+    userType: 'external',
+    entrypoint: 'cli',
+    isSidechain: false,
+    requestId: `req_append_${i}`,
+    message: {
+      id: `msg_append_${i}`,
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-opus-4-6',
+      content: [{ type: 'text', text: '' }],
+      stop_reason: null,
+      usage: { input_tokens: 1, output_tokens: 1 },
+    },
+  };
   const empty = Buffer.byteLength(`${JSON.stringify(base)}\n`);
   base.message.content[0].text = 'x'.repeat(Math.max(0, size - empty));
   const s = `${JSON.stringify(base)}\n`;
@@ -414,10 +541,17 @@ export async function tailBench({ bigFile, sessionId, cwd, dir, samples = 40 }) 
   writeFileSync(small, head.subarray(0, head.lastIndexOf(10) + 1));
   const make = (file) => {
     const state = { delivered: undefined, events: 0 };
-    const tailer = new TranscriptTailer({ agent: 'claude', filePath: file, sessionIdHint: sessionId, useFsWatch: false, pollIntervalMs: 0, onEvents: (batch) => {
-      state.delivered = now();
-      state.events += batch.length;
-    } });
+    const tailer = new TranscriptTailer({
+      agent: 'claude',
+      filePath: file,
+      sessionIdHint: sessionId,
+      useFsWatch: false,
+      pollIntervalMs: 0,
+      onEvents: (batch) => {
+        state.delivered = now();
+        state.events += batch.length;
+      },
+    });
     return { tailer, state, file };
   };
   const tails = { big: make(big), small: make(small) };
@@ -449,7 +583,14 @@ export async function tailerCatchUpBench({ transcripts }) {
   let events = 0;
   const s = now();
   for (const t of transcripts) {
-    const tailer = new TranscriptTailer({ agent: t.agent, filePath: t.file, sessionIdHint: t.sessionId, useFsWatch: false, pollIntervalMs: 0, onEvents: (b) => (events += b.length) });
+    const tailer = new TranscriptTailer({
+      agent: t.agent,
+      filePath: t.file,
+      sessionIdHint: t.sessionId,
+      useFsWatch: false,
+      pollIntervalMs: 0,
+      onEvents: (b) => (events += b.length),
+    });
     await tailer.start();
     tailer.dispose();
   }

@@ -23,7 +23,20 @@ export function row({ id, what, unit, goal = '—', samples, baseline, baselineL
       if (typeof r === 'string') reason = r;
     }
   }
-  return { id, what, unit, goal, stats, baseline: base ? { label: baselineLabel, ...base } : undefined, baselineLabel, ratio, status, reason, note, decimals };
+  return {
+    id,
+    what,
+    unit,
+    goal,
+    stats,
+    baseline: base ? { label: baselineLabel, ...base } : undefined,
+    baselineLabel,
+    ratio,
+    status,
+    reason,
+    note,
+    decimals,
+  };
 }
 
 function fmtVal(v, unit, decimals) {
@@ -45,7 +58,8 @@ const statusText = { pass: '✅ pass', fail: '❌ FAIL', missing: '⚠️ missin
 
 /** The Markdown table of the rows. */
 export function markdownTable(rows) {
-  const head = '| what | goal | median | p95 | min | max | n | baseline median | ratio (÷ baseline) | result |\n|---|---|---|---|---|---|---|---|---|---|';
+  const head =
+    '| what | goal | median | p95 | min | max | n | baseline median | ratio (÷ baseline) | result |\n|---|---|---|---|---|---|---|---|---|---|';
   const body = rows.map((r) => {
     const s = r.stats;
     const f = (v) => fmtVal(v, r.unit, r.decimals);
@@ -58,7 +72,17 @@ export function markdownTable(rows) {
 export function textTable(rows) {
   const cols = rows.map((r) => {
     const f = (v) => fmtVal(v, r.unit, r.decimals);
-    return [statusText[r.status], r.what.replace(/`/g, ''), r.goal, f(r.stats.median), f(r.stats.p95), f(r.stats.min), f(r.stats.max), r.baseline ? f(r.baseline.median) : '—', fmtRatio(r.ratio)];
+    return [
+      statusText[r.status],
+      r.what.replace(/`/g, ''),
+      r.goal,
+      f(r.stats.median),
+      f(r.stats.p95),
+      f(r.stats.min),
+      f(r.stats.max),
+      r.baseline ? f(r.baseline.median) : '—',
+      fmtRatio(r.ratio),
+    ];
   });
   const header = ['result', 'what', 'goal', 'median', 'p95', 'min', 'max', 'baseline', 'ratio'];
   const widths = header.map((h, i) => Math.min(i === 1 ? 70 : 40, Math.max(h.length, ...cols.map((c) => c[i].length))));

@@ -25,7 +25,8 @@ export function buildRows(r, durationMs) {
       samples: h?.warm.samples,
       baseline: h?.baseline.samples,
       baselineLabel: baseLabel,
-      check: (s, ratio) => (s.median <= 10 && ratio <= 0.1) || `median ${s.median.toFixed(3)} ms, ${ratio ? (1 / ratio).toFixed(1) : '?'}× faster`,
+      check: (s, ratio) =>
+        (s.median <= 10 && ratio <= 0.1) || `median ${s.median.toFixed(3)} ms, ${ratio ? (1 / ratio).toFixed(1) : '?'}× faster`,
       note: `${h ? `${h.lines} noted lines of the 5,000-line file × ${h.warm.samples.length / h.lines} rounds; ${h.warm.gitCallsPerLookup} git processes per hover. ` : ''}NoteStore configured like RepositoryService does (\`trustCacheUntilInvalidated\`: the extension watches the notes ref; note blobs read through a BlobStore \`cat-file --batch\`), whole-file blame cached by BlameService.`,
     }),
     row({
@@ -81,7 +82,8 @@ export function buildRows(r, durationMs) {
       unit: 'ms',
       goal: '≤ 30 ms median',
       samples: oursCount > 0 ? hoverRuns.flatMap((x) => x.host.hoverWarm.samples) : [],
-      check: (s) => (s.median <= 30 && oursCount === hoverTotal) || `median ${s.median.toFixed(1)} ms; Agent Note answered ${oursCount}/${hoverTotal}`,
+      check: (s) =>
+        (s.median <= 30 && oursCount === hoverTotal) || `median ${s.median.toFixed(1)} ms; Agent Note answered ${oursCount}/${hoverTotal}`,
       note: `code-server 1.100 extension host, the 5,000-line file open in an editor (as plain text, so no TypeScript hover provider runs), same 12 lines × 10 rounds per run after a warm-up. Agent Note's hover was in ${oursCount}/${hoverTotal} answers. For reference, the same command with Agent Note disabled: ${disabledHover.length ? `${summarize(disabledHover).median.toFixed(2)} ms median` : 'not measured'}.${enabled[0]?.host?.hoverFirst ? ` First hover in the file (cold, through the host): ${enabled.map((x) => x.host?.hoverFirst?.ms?.toFixed(0)).join(' / ')} ms.` : ''}`,
     }),
   );
@@ -116,7 +118,11 @@ export function buildRows(r, durationMs) {
   const pairProcs = cp?.enabled?.driver?.processes?.commits;
   const qw = cp?.enabled?.driver?.quietWaits ?? [];
   const otherProcs = cp?.disabled?.driver?.processes?.commits;
-  const byCommand = (c) => Object.entries(c?.oursByCommand ?? {}).sort((a, b) => b[1] - a[1]).map(([k, v]) => `\`${k}\` ×${v}`).join(', ');
+  const byCommand = (c) =>
+    Object.entries(c?.oursByCommand ?? {})
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, v]) => `\`${k}\` ×${v}`)
+      .join(', ');
   out.push(
     row({
       id: 'commit-overhead',
@@ -143,7 +149,13 @@ export function buildRows(r, durationMs) {
       baselineLabel: 'reading the same bytes, no parsing',
       check: (s) => s.median >= 50 || `median ${s.median.toFixed(1)} MiB/s`,
       note: p
-        ? `${(p.totalBytes / MiB).toFixed(0)} MiB of transcripts (4 agents, 20 files) read in 256 KiB chunks, split into lines and parsed to ${p.events.toLocaleString('en-US')} events per pass; ${p.parseMiBs.length} passes. Per agent (last pass): ${Object.entries(p.perAgentMiBs).map(([a, v]) => `${a} ${v.toFixed(0)} MiB/s`).join(', ')}.${r.catchUp ? ` Through TranscriptTailer (what the extension does on start): ${r.catchUp.MiBs.toFixed(0)} MiB/s.` : ''}`
+        ? `${(p.totalBytes / MiB).toFixed(0)} MiB of transcripts (4 agents, 20 files) read in 256 KiB chunks, split into lines and parsed to ${p.events.toLocaleString('en-US')} events per pass; ${p.parseMiBs.length} passes. Per agent (last pass): ${Object.entries(
+            p.perAgentMiBs,
+          )
+            .map(([a, v]) => `${a} ${v.toFixed(0)} MiB/s`)
+            .join(
+              ', ',
+            )}.${r.catchUp ? ` Through TranscriptTailer (what the extension does on start): ${r.catchUp.MiBs.toFixed(0)} MiB/s.` : ''}`
         : 'not measured',
     }),
   );
@@ -157,8 +169,12 @@ export function buildRows(r, durationMs) {
       samples: t?.big,
       baseline: t?.small,
       baselineLabel: 'same append to a 64 KiB session',
-      check: (s, _ratio, b) => (s.median <= 5 && s.median <= Math.max(2 * b.median, b.median + 1)) || `median ${s.median.toFixed(2)} ms vs ${b.median.toFixed(2)} ms for the small file`,
-      note: t ? `TranscriptTailer.readNow() after appending one complete 1 KiB record (no fs.watch/poll delay): time from before the append to the events callback. File sizes ${(t.bigBytes / MiB).toFixed(0)} MiB and ${(t.smallBytes / 1024).toFixed(0)} KiB; samples alternate between the two. "Independent of file size" = big-file median ≤ max(2 × small, small + 1 ms). Initial catch-up of the 100 MiB file: ${(t.initialReadMs / 1000).toFixed(2)} s.` : 'not measured',
+      check: (s, _ratio, b) =>
+        (s.median <= 5 && s.median <= Math.max(2 * b.median, b.median + 1)) ||
+        `median ${s.median.toFixed(2)} ms vs ${b.median.toFixed(2)} ms for the small file`,
+      note: t
+        ? `TranscriptTailer.readNow() after appending one complete 1 KiB record (no fs.watch/poll delay): time from before the append to the events callback. File sizes ${(t.bigBytes / MiB).toFixed(0)} MiB and ${(t.smallBytes / 1024).toFixed(0)} KiB; samples alternate between the two. "Independent of file size" = big-file median ≤ max(2 × small, small + 1 ms). Initial catch-up of the 100 MiB file: ${(t.initialReadMs / 1000).toFixed(2)} s.`
+        : 'not measured',
     }),
   );
   const rssPairs = [];
@@ -182,7 +198,9 @@ export function buildRows(r, durationMs) {
       note: `Extension host RSS (after two forced GCs, median of 5 samples) once Agent Note reported idle (\`api.idle()\`: capture started, every transcript read once) and then the host's CPU stayed under 5 % for 2 s, minus the same in the run without Agent Note; one sample per pair of runs; the ratio is enabled ÷ disabled RSS. ${rssPairs.map((x) => `Enabled ${mib(x.e.rss)} (peak ${mib(x.e.peakRss)}), disabled ${mib(x.d.rss)} (peak ${mib(x.d.peakRss)}); the host became quiet ${(x.settle.ms / 1000).toFixed(0)} s after idle${x.settle.quiet ? '' : ' (not quiet: cap reached)'}.`).join(' ')}${enabled[0]?.host?.idleAfterMs ? ` \`api.idle()\` resolved ${enabled.map((x) => ((x.host?.idleAfterMs ?? 0) / 1000).toFixed(1)).join(' / ')} s after the suite started (RSS then: ${enabled.map((x) => mib(x.host?.rssAtIdle)).join(' / ')}).` : ''}`,
     }),
   );
-  const act = [...enabled, ...(r.host?.activation ?? [])].map((x) => ({ api: x.host?.statsAtStart?.activateMs, log: x.activationLogMs })).filter((x) => Number.isFinite(x.api) || Number.isFinite(x.log));
+  const act = [...enabled, ...(r.host?.activation ?? [])]
+    .map((x) => ({ api: x.host?.statsAtStart?.activateMs, log: x.activationLogMs }))
+    .filter((x) => Number.isFinite(x.api) || Number.isFinite(x.log));
   out.push(
     row({
       id: 'activate',
@@ -214,12 +232,23 @@ export function buildRows(r, durationMs) {
     return t0 && t1 ? t1.gitCalls - t0.gitCalls : undefined;
   });
   const procs = (x) => x.driver?.processes?.during;
-  const procNote = (list) => list.map((x) => (procs(x) ? `${procs(x).git} git (${procs(x).ours} with GitRunner's pinned options) during typing, ${x.driver.processes.after?.git ?? '?'} in the second after` : '?')).join('; ');
+  const procNote = (list) =>
+    list
+      .map((x) =>
+        procs(x)
+          ? `${procs(x).git} git (${procs(x).ours} with GitRunner's pinned options) during typing, ${x.driver.processes.after?.git ?? '?'} in the second after`
+          : '?',
+      )
+      .join('; ');
   const alreadyRunning = (x) => {
     const b = x.driver?.processes?.before;
     return b ? `${b.git} git already running${b.commands.length ? ` (${b.commands.join(', ')})` : ''}` : '?';
   };
-  const byCmd = (m) => Object.entries(m ?? {}).sort((a, b) => b[1] - a[1]).map(([c, n]) => `\`${c}\` ×${n}`).join(', ');
+  const byCmd = (m) =>
+    Object.entries(m ?? {})
+      .sort((a, b) => b[1] - a[1])
+      .map(([c, n]) => `\`${c}\` ×${n}`)
+      .join(', ');
   out.push(
     row({
       id: 'keystroke-git',
@@ -257,18 +286,18 @@ export function buildRows(r, durationMs) {
   out.push(
     row({
       id: 'keystroke-handler',
-      what: 'Time in Agent Note\'s document-change handler per keystroke',
+      what: "Time in Agent Note's document-change handler per keystroke",
       unit: 'ms',
       goal: '≤ 0.1 ms median',
       samples: handler.map((x) => (hasMedian ? x.median : x.mean)),
       check: (s) => s.median <= 0.1 || `${s.median.toFixed(3)} ms`,
-      note: `From \`benchStats().handlerStats\` around the 200 keystrokes (${handler.map((x) => `${x.calls} calls`).join(', ') || 'no data'}); ${hasMedian ? 'the handler\'s own median' : 'the API exposes no median, so this is the mean per call over the typing window (≥ the median for such skewed timings)'}; max ${handler.map((x) => x.max?.toFixed(2)).join(' / ') || '—'} ms.`,
+      note: `From \`benchStats().handlerStats\` around the 200 keystrokes (${handler.map((x) => `${x.calls} calls`).join(', ') || 'no data'}); ${hasMedian ? "the handler's own median" : 'the API exposes no median, so this is the mean per call over the typing window (≥ the median for such skewed timings)'}; max ${handler.map((x) => x.max?.toFixed(2)).join(' / ') || '—'} ms.`,
     }),
   );
   out.push(
     row({
       id: 'bench-time',
-      what: 'This benchmark\'s own run time',
+      what: "This benchmark's own run time",
       unit: 's',
       goal: '< 600 s on 2 cores',
       samples: [durationMs / 1000],
@@ -322,7 +351,13 @@ export function describeData(r) {
   const total = Object.values(by).reduce((a, x) => a + x.bytes, 0);
   return [
     `A git repository built with \`git fast-import\`: \`src/big.ts\` (${d.bigFileLines.toLocaleString('en-US')} lines of TypeScript) touched by all ${d.commits.toLocaleString('en-US')} commits (one block of 1–6 lines replaced, inserted or deleted each), ${d.notes.toLocaleString('en-US')} of them with a schema-v1 Agent Note (written with our note codec, with \`files[].ai_ranges\`) on \`refs/notes/agentnote\`; a commit-graph is written as \`git gc\` would. Plus 50 feature modules for the 50-file AI commit.`,
-    `${(total / MiB).toFixed(0)} MiB of agent transcripts in the agents' default layouts under a temp HOME, all for the benchmark workspace: ${Object.entries(by).map(([a, x]) => `${a} ${x.files} files / ${(x.bytes / MiB).toFixed(0)} MiB (largest ${(x.max / MiB).toFixed(0)} MiB)`).join('; ')}. Records follow the shapes of test/fixtures/transcripts (prompts, assistant text, thinking, tool calls with file contents, edits with original files, patches, command output); every record is accepted by our parsers.`,
+    `${(total / MiB).toFixed(0)} MiB of agent transcripts in the agents' default layouts under a temp HOME, all for the benchmark workspace: ${Object.entries(
+      by,
+    )
+      .map(([a, x]) => `${a} ${x.files} files / ${(x.bytes / MiB).toFixed(0)} MiB (largest ${(x.max / MiB).toFixed(0)} MiB)`)
+      .join(
+        '; ',
+      )}. Records follow the shapes of test/fixtures/transcripts (prompts, assistant text, thinking, tool calls with file contents, edits with original files, patches, command output); every record is accepted by our parsers.`,
     `Hover samples: ${d.hoverLines.length} lines of \`src/big.ts\` whose last change is a noted commit, picked at random (fixed seed) over the file; blame has to go back ${summarize(d.hoverLines.map((l) => l.depth)).min}–${summarize(d.hoverLines.map((l) => l.depth)).max} commits (median ${summarize(d.hoverLines.map((l) => l.depth)).median}) to find them.`,
   ];
 }
@@ -330,7 +365,14 @@ export function describeData(r) {
 /** Keeps the host runs' numbers, drops their bulky per-keystroke arrays from latest.json. */
 export function stripHost(r) {
   const copy = { ...r, host: {} };
-  const strip = (x) => ({ ...x, runDir: undefined, host: x.host && { ...x.host, typing: x.host.typing && { ...x.host.typing, typeCommandMs: summarize(x.host.typing.typeCommandMs ?? []) } } });
+  const strip = (x) => ({
+    ...x,
+    runDir: undefined,
+    host: x.host && {
+      ...x.host,
+      typing: x.host.typing && { ...x.host.typing, typeCommandMs: summarize(x.host.typing.typeCommandMs ?? []) },
+    },
+  });
   for (const m of ['enabled', 'disabled', 'activation']) copy.host[m] = (r.host?.[m] ?? []).map(strip);
   const cp = r.host?.commitPair;
   if (cp) copy.host.commitPair = { enabled: cp.enabled && strip(cp.enabled), disabled: cp.disabled && strip(cp.disabled) };

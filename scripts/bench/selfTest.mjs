@@ -32,7 +32,10 @@ describe('bootstrap intervals', () => {
     assert.ok(lo <= point && point <= hi && lo < hi);
     assert.deepEqual(ratioInterval(a, b), [lo, hi]);
     assert.deepEqual(ratioInterval([5, 5, 5], [2, 2]), [2.5, 2.5]);
-    assert.deepEqual(bootstrapInterval([[4], [2], [1], [1]], (w, x, y, z) => w / x / (y / z)), [2, 2]);
+    assert.deepEqual(
+      bootstrapInterval([[4], [2], [1], [1]], (w, x, y, z) => w / x / (y / z)),
+      [2, 2],
+    );
     assert.equal(ratioInterval([], [1]), undefined);
   });
 });
@@ -52,14 +55,41 @@ describe('goal rows', () => {
   });
   it('renders a self-explanatory Markdown table and report', () => {
     const rows = [
-      row({ id: 'warm', what: 'warm hover', unit: 'ms', goal: '≤ 10 ms', samples: [0.02, 0.03, 0.04], baseline: [500, 600, 700], baselineLabel: '`git blame`', check: (s) => s.median <= 10 }),
-      row({ id: 'size', what: 'bundle', unit: 'KB', goal: '≤ 600 KB', samples: [700], check: (s) => s.median <= 600 || 'too big', decimals: 0 }),
+      row({
+        id: 'warm',
+        what: 'warm hover',
+        unit: 'ms',
+        goal: '≤ 10 ms',
+        samples: [0.02, 0.03, 0.04],
+        baseline: [500, 600, 700],
+        baselineLabel: '`git blame`',
+        check: (s) => s.median <= 10,
+      }),
+      row({
+        id: 'size',
+        what: 'bundle',
+        unit: 'KB',
+        goal: '≤ 600 KB',
+        samples: [700],
+        check: (s) => s.median <= 600 || 'too big',
+        decimals: 0,
+      }),
     ];
     const table = markdownTable(rows).split('\n');
     assert.equal(table[0], '| what | goal | median | p95 | min | max | n | baseline median | ratio (÷ baseline) | result |');
-    assert.equal(table[2], '| warm hover | ≤ 10 ms | 30.0 µs | 40.0 µs | 20.0 µs | 40.0 µs | 3 | 600.0 ms — `git blame` | 5.0e-5 (20,000× less) | ✅ pass |');
+    assert.equal(
+      table[2],
+      '| warm hover | ≤ 10 ms | 30.0 µs | 40.0 µs | 20.0 µs | 40.0 µs | 3 | 600.0 ms — `git blame` | 5.0e-5 (20,000× less) | ✅ pass |',
+    );
     assert.equal(table[3], '| bundle | ≤ 600 KB | 700 KB | 700 KB | 700 KB | 700 KB | 1 | — | — | ❌ FAIL |');
-    const md = markdownReport({ rows, env: { date: 'd', cpus: 2, cpuModel: 'cpu', memGiB: 4, os: 'linux', node: 'v20', git: '2.39', codeServer: '4.100.3' }, data: ['x'], notes: [], durationMs: 1000, quick: false });
+    const md = markdownReport({
+      rows,
+      env: { date: 'd', cpus: 2, cpuModel: 'cpu', memGiB: 4, os: 'linux', node: 'v20', git: '2.39', codeServer: '4.100.3' },
+      data: ['x'],
+      notes: [],
+      durationMs: 1000,
+      quick: false,
+    });
     assert.match(md, /\*\*1 goal\(s\) missed:\*\* size\./);
     assert.match(md, /## How to reproduce\n\n.*npm run bench/);
   });
@@ -72,7 +102,8 @@ describe('goal evaluation of a run', () => {
     exit: 0,
     failed: [],
     host: {
-      statsAtStart: mode === 'enabled' ? { activateMs: o.activate, handlerStats: { calls: 0, totalMs: 0, maxMs: 0 }, gitCalls: 3 } : undefined,
+      statsAtStart:
+        mode === 'enabled' ? { activateMs: o.activate, handlerStats: { calls: 0, totalMs: 0, maxMs: 0 }, gitCalls: 3 } : undefined,
       memorySettled: { rss: o.rss, peakRss: o.rss },
       settle: { ms: 1000, quiet: true },
       hoverWarm: { samples: [10, 12, 14], ours: mode === 'enabled' ? 3 : 0, total: 3 },
@@ -89,7 +120,10 @@ describe('goal evaluation of a run', () => {
   });
   /** The two hosts of a commit pair: `own` = Agent Note's workspace, `other` = the paired commits without it. */
   const commitPair = (own, other) => ({
-    enabled: { mode: 'enabled', driver: { commits: own, pairedCommits: other, processes: { commits: { ours: 2, oursByCommand: { 'hash-object': 2 } } } } },
+    enabled: {
+      mode: 'enabled',
+      driver: { commits: own, pairedCommits: other, processes: { commits: { ours: 2, oursByCommand: { 'hash-object': 2 } } } },
+    },
     disabled: { mode: 'disabled', driver: { commits: other, pairedCommits: own, processes: { commits: { ours: 0, oursByCommand: {} } } } },
   });
   const results = {
@@ -164,7 +198,10 @@ describe('generated data', () => {
     assert.equal(git('rev-list', '--count', 'main').trim(), '60');
     assert.equal(git('log', '--format=%H', '--', 'src/big.ts').trim().split('\n').length, 60);
     assert.equal(git('ls-files', 'src/feature').trim().split('\n').length, 50);
-    const listed = git('notes', '--ref=agentnote', 'list').trim().split('\n').map((l) => l.split(' ')[1]);
+    const listed = git('notes', '--ref=agentnote', 'list')
+      .trim()
+      .split('\n')
+      .map((l) => l.split(' ')[1]);
     assert.deepEqual(new Set(listed), repo.noted);
     for (const sha of listed) {
       const d = decodeNote(git('notes', '--ref=agentnote', 'show', sha));
@@ -210,7 +247,10 @@ describe('generated data', () => {
     assert.match(layout[2], /^\.codex\/sessions\/\d{4}\/\d\d\/\d\d\/rollout-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-<id>\.jsonl$/);
     assert.match(layout[3], /^\.cursor\/projects\/.*-ws-repo\/agent-transcripts\/<id>\/<id>\.jsonl$/);
     assert.equal(layout[4], relative(home, files[4].file));
-    assert.match(layout[4], new RegExp(`^\\.gemini/tmp/repo/chats/session-\\d{4}-\\d\\d-\\d\\dT\\d\\d-\\d\\d-${files[4].sessionId.slice(0, 8)}\\.jsonl$`));
+    assert.match(
+      layout[4],
+      new RegExp(`^\\.gemini/tmp/repo/chats/session-\\d{4}-\\d\\d-\\d\\dT\\d\\d-\\d\\d-${files[4].sessionId.slice(0, 8)}\\.jsonl$`),
+    );
     for (const f of files) {
       assert.ok(f.bytes >= plan[f.agent][0] / 2, `${f.agent} size`);
       const parser = createTranscriptParser(f.agent, { filePath: f.file, sessionIdHint: f.sessionId });

@@ -28,7 +28,7 @@ const CODE = [
   '  total += item.weight * factor;',
   '  const key = `${item.group}:${item.id}`;',
   '  cache.set(key, { value: item.value, at: Date.now() });',
-  "  throw new Error(`unexpected token \"${tok}\" at ${pos}`);",
+  '  throw new Error(`unexpected token "${tok}" at ${pos}`);',
   '  return items.filter((x) => x.kind === "file").map((x) => x.path);',
   'const server = http.createServer((req, res) => {',
   "  res.writeHead(200, { 'content-type': 'application/json' });",
@@ -131,7 +131,16 @@ function writeClaude(file, bytes, { cwd, sessionId, r, startMs, endMs, files }) 
   const clock = sessionClock(r, startMs, endMs, bytes, 7000);
   let parent = null;
   let n = 0;
-  const base = () => ({ sessionId, timestamp: iso(clock.next()), cwd, gitBranch: 'main', version: '2.1.260', userType: 'external', entrypoint: 'cli', isSidechain: false });
+  const base = () => ({
+    sessionId,
+    timestamp: iso(clock.next()),
+    cwd,
+    gitBranch: 'main',
+    version: '2.1.260',
+    userType: 'external',
+    entrypoint: 'cli',
+    isSidechain: false,
+  });
   const rec = (type, extra) => {
     const uuid = `${sessionId.slice(0, 8)}-${(n++).toString(16).padStart(8, '0')}`;
     const o = { type, uuid, parentUuid: parent, ...base(), ...extra };
@@ -139,13 +148,29 @@ function writeClaude(file, bytes, { cwd, sessionId, r, startMs, endMs, files }) 
     w.line(o);
   };
   const assistant = (msgId, content) =>
-    rec('assistant', { requestId: `req_${msgId}`, message: { id: `msg_${msgId}`, type: 'message', role: 'assistant', model: 'claude-opus-4-6', content, stop_reason: null, usage: { input_tokens: r.int(1, 9000), output_tokens: r.int(1, 2000), cache_read_input_tokens: r.int(0, 90000) } } });
+    rec('assistant', {
+      requestId: `req_${msgId}`,
+      message: {
+        id: `msg_${msgId}`,
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-opus-4-6',
+        content,
+        stop_reason: null,
+        usage: { input_tokens: r.int(1, 9000), output_tokens: r.int(1, 2000), cache_read_input_tokens: r.int(0, 90000) },
+      },
+    });
   w.line({ type: 'ai-title', sessionId, aiTitle: 'Benchmark session' });
   let turn = 0;
   while (w.size < bytes) {
     turn++;
     const promptId = `p${turn}`;
-    rec('user', { promptSource: 'typed', origin: { kind: 'human' }, promptId, message: { role: 'user', content: `${r.pick(PROMPTS)} (turn ${turn})` } });
+    rec('user', {
+      promptSource: 'typed',
+      origin: { kind: 'human' },
+      promptId,
+      message: { role: 'user', content: `${r.pick(PROMPTS)} (turn ${turn})` },
+    });
     const msg = `${turn}_${r.hex(8)}`;
     assistant(msg, [{ type: 'thinking', thinking: t.prose(r.int(2, 8)), signature: r.hex(64) }]);
     assistant(msg, [{ type: 'text', text: t.prose(r.int(1, 4)) }]);
@@ -157,24 +182,71 @@ function writeClaude(file, bytes, { cwd, sessionId, r, startMs, endMs, files }) 
       if (kind < 0.35) {
         const content = t.code(r.int(80, 700));
         assistant(msg, [{ type: 'tool_use', id, name: 'Read', input: { file_path: abs } }]);
-        rec('user', { promptId, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content }] }, toolUseResult: { type: 'text', file: { filePath: abs, content, numLines: content.split('\n').length, startLine: 1, totalLines: content.split('\n').length } } });
+        rec('user', {
+          promptId,
+          message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content }] },
+          toolUseResult: {
+            type: 'text',
+            file: { filePath: abs, content, numLines: content.split('\n').length, startLine: 1, totalLines: content.split('\n').length },
+          },
+        });
       } else if (kind < 0.75) {
         const oldString = t.code(r.int(2, 12));
         const newString = t.code(r.int(2, 16));
         const original = t.code(r.int(100, 900));
         assistant(msg, [{ type: 'tool_use', id, name: 'Edit', input: { file_path: abs, old_string: oldString, new_string: newString } }]);
         const start = r.int(1, 400);
-        const patchLines = [...oldString.trimEnd().split('\n').map((l) => `-${l}`), ...newString.trimEnd().split('\n').map((l) => `+${l}`)];
+        const patchLines = [
+          ...oldString
+            .trimEnd()
+            .split('\n')
+            .map((l) => `-${l}`),
+          ...newString
+            .trimEnd()
+            .split('\n')
+            .map((l) => `+${l}`),
+        ];
         rec('user', {
           promptId,
           message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: `The file ${abs} has been updated.` }] },
-          toolUseResult: { filePath: abs, oldString, newString, originalFile: original, structuredPatch: [{ oldStart: start, oldLines: oldString.split('\n').length - 1, newStart: start, newLines: newString.split('\n').length - 1, lines: patchLines }], userModified: false, replaceAll: false },
+          toolUseResult: {
+            filePath: abs,
+            oldString,
+            newString,
+            originalFile: original,
+            structuredPatch: [
+              {
+                oldStart: start,
+                oldLines: oldString.split('\n').length - 1,
+                newStart: start,
+                newLines: newString.split('\n').length - 1,
+                lines: patchLines,
+              },
+            ],
+            userModified: false,
+            replaceAll: false,
+          },
         });
-        w.line({ type: 'file-history-snapshot', messageId: parent, isSnapshotUpdate: true, snapshot: { messageId: parent, timestamp: iso(clock.now), trackedFileBackups: { [abs]: { backupFileName: `${r.hex(16)}@v${turn}`, version: turn, backupTime: iso(clock.now) } } } });
+        w.line({
+          type: 'file-history-snapshot',
+          messageId: parent,
+          isSnapshotUpdate: true,
+          snapshot: {
+            messageId: parent,
+            timestamp: iso(clock.now),
+            trackedFileBackups: { [abs]: { backupFileName: `${r.hex(16)}@v${turn}`, version: turn, backupTime: iso(clock.now) } },
+          },
+        });
       } else {
         const out = t.output(r.int(5, 150));
-        assistant(msg, [{ type: 'tool_use', id, name: 'Bash', input: { command: 'npm test -- --reporter dot', description: 'Run the tests' } }]);
-        rec('user', { promptId, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: out }] }, toolUseResult: { stdout: out, stderr: '', interrupted: false } });
+        assistant(msg, [
+          { type: 'tool_use', id, name: 'Bash', input: { command: 'npm test -- --reporter dot', description: 'Run the tests' } },
+        ]);
+        rec('user', {
+          promptId,
+          message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: out }] },
+          toolUseResult: { stdout: out, stderr: '', interrupted: false },
+        });
       }
     }
     assistant(msg, [{ type: 'text', text: t.prose(r.int(2, 6)) }]);
@@ -190,18 +262,40 @@ function writeCodex(file, bytes, { cwd, sessionId, r, startMs, endMs, files }) {
   const t = makeText(r);
   const clock = sessionClock(r, startMs, endMs, bytes, 1250);
   const line = (type, payload) => w.line({ timestamp: iso(clock.next()), type, payload });
-  line('session_meta', { id: sessionId, session_id: sessionId, timestamp: iso(startMs), cwd, originator: 'codex-tui', cli_version: '0.150.0', source: 'cli', model_provider: 'openai', base_instructions: { text: t.prose(20) }, git: { commit_hash: r.hex(40), branch: 'main' } });
+  line('session_meta', {
+    id: sessionId,
+    session_id: sessionId,
+    timestamp: iso(startMs),
+    cwd,
+    originator: 'codex-tui',
+    cli_version: '0.150.0',
+    source: 'cli',
+    model_provider: 'openai',
+    base_instructions: { text: t.prose(20) },
+    git: { commit_hash: r.hex(40), branch: 'main' },
+  });
   let turn = 0;
   while (w.size < bytes) {
     turn++;
     const turnId = `${sessionId.slice(0, 24)}${String(turn).padStart(12, '0')}`;
     const prompt = `${r.pick(PROMPTS)} (turn ${turn})`;
     line('event_msg', { type: 'task_started', turn_id: turnId, model_context_window: 272000 });
-    line('turn_context', { turn_id: turnId, cwd, model: 'gpt-5.5-codex', effort: 'high', approval_policy: 'on-request', sandbox_policy: { type: 'workspace-write' } });
+    line('turn_context', {
+      turn_id: turnId,
+      cwd,
+      model: 'gpt-5.5-codex',
+      effort: 'high',
+      approval_policy: 'on-request',
+      sandbox_policy: { type: 'workspace-write' },
+    });
     line('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: prompt }] });
     line('event_msg', { type: 'user_message', message: prompt, images: [] });
     for (let step = r.int(2, 5); step > 0; step--) {
-      line('response_item', { type: 'reasoning', summary: [{ type: 'summary_text', text: t.prose(2) }], encrypted_content: r.hex(r.int(800, 4000)) });
+      line('response_item', {
+        type: 'reasoning',
+        summary: [{ type: 'summary_text', text: t.prose(2) }],
+        encrypted_content: r.hex(r.int(800, 4000)),
+      });
       const callId = `call_${r.hex(24)}`;
       if (r.next() < 0.5) {
         const rel = r.pick(files);
@@ -209,13 +303,40 @@ function writeCodex(file, bytes, { cwd, sessionId, r, startMs, endMs, files }) {
         const added = t.code(r.int(2, 30)).trimEnd().split('\n');
         const patch = `*** Begin Patch\n*** Update File: ${rel}\n@@\n${removed.map((l) => `-${l}`).join('\n')}\n${added.map((l) => `+${l}`).join('\n')}\n*** End Patch\n`;
         line('response_item', { type: 'custom_tool_call', status: 'completed', call_id: callId, name: 'apply_patch', input: patch });
-        line('event_msg', { type: 'patch_apply_end', call_id: callId, turn_id: turnId, stdout: 'Success.', stderr: '', success: true, changes: { [`${cwd}/${rel}`]: { type: 'update', unified_diff: `@@ -1,${removed.length} +1,${added.length} @@\n${removed.map((l) => `-${l}`).join('\n')}\n${added.map((l) => `+${l}`).join('\n')}\n`, move_path: null } }, status: 'completed' });
-        line('response_item', { type: 'custom_tool_call_output', call_id: callId, output: JSON.stringify({ output: `Success. Updated the following files:\nM ${rel}\n`, metadata: { exit_code: 0 } }) });
+        line('event_msg', {
+          type: 'patch_apply_end',
+          call_id: callId,
+          turn_id: turnId,
+          stdout: 'Success.',
+          stderr: '',
+          success: true,
+          changes: {
+            [`${cwd}/${rel}`]: {
+              type: 'update',
+              unified_diff: `@@ -1,${removed.length} +1,${added.length} @@\n${removed.map((l) => `-${l}`).join('\n')}\n${added.map((l) => `+${l}`).join('\n')}\n`,
+              move_path: null,
+            },
+          },
+          status: 'completed',
+        });
+        line('response_item', {
+          type: 'custom_tool_call_output',
+          call_id: callId,
+          output: JSON.stringify({ output: `Success. Updated the following files:\nM ${rel}\n`, metadata: { exit_code: 0 } }),
+        });
       } else {
-        line('response_item', { type: 'function_call', name: 'exec_command', arguments: JSON.stringify({ cmd: 'npm test', workdir: cwd }), call_id: callId });
+        line('response_item', {
+          type: 'function_call',
+          name: 'exec_command',
+          arguments: JSON.stringify({ cmd: 'npm test', workdir: cwd }),
+          call_id: callId,
+        });
         line('response_item', { type: 'function_call_output', call_id: callId, output: t.output(r.int(5, 200)) });
       }
-      line('event_msg', { type: 'token_count', info: { total_token_usage: { input_tokens: r.int(1000, 99999), output_tokens: r.int(10, 9999) } } });
+      line('event_msg', {
+        type: 'token_count',
+        info: { total_token_usage: { input_tokens: r.int(1000, 99999), output_tokens: r.int(10, 9999) } },
+      });
     }
     const answer = t.prose(r.int(2, 6));
     line('response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: answer }], phase: 'final_answer' });
@@ -234,14 +355,52 @@ function writeCursor(file, bytes, { cwd, r, files }) {
   let turn = 0;
   while (w.size < bytes) {
     turn++;
-    w.line({ role: 'user', message: { content: [{ type: 'text', text: `<timestamp>Monday, Oct 5, 2026, 9:14 AM (UTC+2)</timestamp>\n<user_query>\n${r.pick(PROMPTS)} (turn ${turn})\n</user_query>` }] } });
-    w.line({ role: 'assistant', message: { content: [{ type: 'text', text: `${t.prose(r.int(1, 4))}\n\n[REDACTED]` }, { type: 'tool_use', name: 'Read', input: { path: `${cwd}/${r.pick(files)}` } }] } });
+    w.line({
+      role: 'user',
+      message: {
+        content: [
+          {
+            type: 'text',
+            text: `<timestamp>Monday, Oct 5, 2026, 9:14 AM (UTC+2)</timestamp>\n<user_query>\n${r.pick(PROMPTS)} (turn ${turn})\n</user_query>`,
+          },
+        ],
+      },
+    });
+    w.line({
+      role: 'assistant',
+      message: {
+        content: [
+          { type: 'text', text: `${t.prose(r.int(1, 4))}\n\n[REDACTED]` },
+          { type: 'tool_use', name: 'Read', input: { path: `${cwd}/${r.pick(files)}` } },
+        ],
+      },
+    });
     for (let step = r.int(2, 5); step > 0; step--) {
       const abs = `${cwd}/${r.pick(files)}`;
       const k = r.next();
-      if (k < 0.5) w.line({ role: 'assistant', message: { content: [{ type: 'tool_use', name: 'StrReplace', input: { path: abs, old_string: t.code(r.int(2, 15)), new_string: t.code(r.int(2, 20)) } }] } });
-      else if (k < 0.8) w.line({ role: 'assistant', message: { content: [{ type: 'tool_use', name: 'Write', input: { path: abs, contents: t.code(r.int(50, 600)) } }] } });
-      else w.line({ role: 'assistant', message: { content: [{ type: 'tool_use', name: 'Shell', input: { command: 'npm test', description: 'Run the test suite' } }] } });
+      if (k < 0.5)
+        w.line({
+          role: 'assistant',
+          message: {
+            content: [
+              {
+                type: 'tool_use',
+                name: 'StrReplace',
+                input: { path: abs, old_string: t.code(r.int(2, 15)), new_string: t.code(r.int(2, 20)) },
+              },
+            ],
+          },
+        });
+      else if (k < 0.8)
+        w.line({
+          role: 'assistant',
+          message: { content: [{ type: 'tool_use', name: 'Write', input: { path: abs, contents: t.code(r.int(50, 600)) } }] },
+        });
+      else
+        w.line({
+          role: 'assistant',
+          message: { content: [{ type: 'tool_use', name: 'Shell', input: { command: 'npm test', description: 'Run the test suite' } }] },
+        });
     }
     w.line({ role: 'assistant', message: { content: [{ type: 'text', text: t.prose(r.int(2, 6)) }] } });
     w.line({ type: 'turn_ended', status: 'success' });
@@ -271,7 +430,14 @@ function writeGemini(file, bytes, { cwd, sessionId, r, startMs, endMs, files, pr
       const args = { file_path: abs, old_string: oldString, new_string: newString, expected_replacements: 1 };
       const ts = iso(clock.next());
       const content = t.prose(r.int(1, 3));
-      w.line({ id, timestamp: ts, type: 'gemini', content, model: 'gemini-3-pro', toolCalls: [{ id: callId, name: 'replace', args, status: 'scheduled', timestamp: ts }] });
+      w.line({
+        id,
+        timestamp: ts,
+        type: 'gemini',
+        content,
+        model: 'gemini-3-pro',
+        toolCalls: [{ id: callId, name: 'replace', args, status: 'scheduled', timestamp: ts }],
+      });
       const original = t.code(r.int(100, 700));
       w.line({
         id,
@@ -289,7 +455,14 @@ function writeGemini(file, bytes, { cwd, sessionId, r, startMs, endMs, files, pr
             timestamp: ts,
             displayName: 'Edit',
             result: [{ functionResponse: { id: callId, name: 'replace', response: { output: 'Successfully modified file.' } } }],
-            resultDisplay: { fileDiff: `--- a\n+++ b\n@@ -1 +1 @@\n-${oldString}+${newString}`, fileName: abs.split('/').pop(), filePath: abs, originalContent: original, newContent: original.replace(oldString, newString), isNewFile: false },
+            resultDisplay: {
+              fileDiff: `--- a\n+++ b\n@@ -1 +1 @@\n-${oldString}+${newString}`,
+              fileName: abs.split('/').pop(),
+              filePath: abs,
+              originalContent: original,
+              newContent: original.replace(oldString, newString),
+              isNewFile: false,
+            },
           },
         ],
       });
@@ -304,7 +477,14 @@ function writeGemini(file, bytes, { cwd, sessionId, r, startMs, endMs, files, pr
 const stamp = (ms) => {
   const d = new Date(ms);
   const p = (n) => String(n).padStart(2, '0');
-  return { y: d.getUTCFullYear(), mo: p(d.getUTCMonth() + 1), d: p(d.getUTCDate()), h: p(d.getUTCHours()), mi: p(d.getUTCMinutes()), s: p(d.getUTCSeconds()) };
+  return {
+    y: d.getUTCFullYear(),
+    mo: p(d.getUTCMonth() + 1),
+    d: p(d.getUTCDate()),
+    h: p(d.getUTCHours()),
+    mi: p(d.getUTCMinutes()),
+    s: p(d.getUTCSeconds()),
+  };
 };
 
 /**
@@ -322,7 +502,10 @@ export function writeTranscripts({ home, cwd, files, plan = defaultPlan, seed = 
   mkdirSync(claudeDir, { recursive: true });
   const cursorProject = join(home, '.cursor', 'projects', cursorProjectSlug(cwd));
   mkdirSync(cursorProject, { recursive: true });
-  writeFileSync(join(cursorProject, '.workspace-trusted'), JSON.stringify({ trustedAt: iso(nowMs - 86400000 * 6), workspacePath: cwd, trustMethod: 'user' }));
+  writeFileSync(
+    join(cursorProject, '.workspace-trusted'),
+    JSON.stringify({ trustedAt: iso(nowMs - 86400000 * 6), workspacePath: cwd, trustMethod: 'user' }),
+  );
   const geminiSlug = geminiProjectSlug(cwd);
   const geminiProject = join(home, '.gemini', 'tmp', geminiSlug);
   mkdirSync(join(geminiProject, 'chats'), { recursive: true });

@@ -9,7 +9,6 @@ export class HostLogger implements Logger, vscode.Disposable {
     this.channel = vscode.window.createOutputChannel('Agent Note', { log: true });
   }
 
-
   /** A logger writing to the same channel with a `[Component]` prefix. */
   child(component: string): Logger {
     const ch = this.channel;

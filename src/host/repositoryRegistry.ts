@@ -54,7 +54,12 @@ export class RepositoryRegistry implements vscode.Disposable {
 
   private add(repo: Repository): void {
     if (this.services.has(repo.rootUri.fsPath)) return;
-    const service = new RepositoryService(repo, this.makeLogger(`repo:${repo.rootUri.fsPath.split('/').pop()}`), this.git.gitPath, this.getConfig());
+    const service = new RepositoryService(
+      repo,
+      this.makeLogger(`repo:${repo.rootUri.fsPath.split('/').pop()}`),
+      this.git.gitPath,
+      this.getConfig(),
+    );
     this.services.set(service.root, service);
     this.log.info(`repository opened: ${service.root} (HEAD ${service.headCommit?.slice(0, 7) ?? 'none'})`);
     void service.start();

@@ -82,7 +82,12 @@ export class RepositoryService implements vscode.Disposable {
     this.lookup = new LineNoteLookup(this.blame, this.notes);
     this.head = repository.state.HEAD?.commit;
     this.pushedUpstream = repository.state.HEAD?.upstream?.commit;
-    this.disposables.push(this.headEmitter, this.notesEmitter, this.sessionsEmitter, repository.state.onDidChange(() => this.onStateChange()));
+    this.disposables.push(
+      this.headEmitter,
+      this.notesEmitter,
+      this.sessionsEmitter,
+      repository.state.onDidChange(() => this.onStateChange()),
+    );
   }
 
   /** Commit time (epoch ms) of HEAD, once known. */
@@ -172,7 +177,13 @@ export class RepositoryService implements vscode.Disposable {
     this.offsets = await JsonOffsetStore.open(path.join(agentDir, 'transcript-offsets.json'), { log: this.log });
     const watcher = new TranscriptWatcher({
       repo: { root: this.root, gitCommonDir: commonDir },
-      discovery: { homeDir: os.homedir(), env: process.env, enabledAgents: enabled, extraRoots: this.config.extraTranscriptRoots, log: this.log },
+      discovery: {
+        homeDir: os.homedir(),
+        env: process.env,
+        enabledAgents: enabled,
+        extraRoots: this.config.extraTranscriptRoots,
+        log: this.log,
+      },
       offsetStore: this.offsets,
       log: this.log,
     });
@@ -182,7 +193,9 @@ export class RepositoryService implements vscode.Disposable {
         // returning the promise holds the tailer back until the recorder took the batch (memory stays flat during a catch-up)
         watcher.onEvents((batch) =>
           recorder
-            .onAgentEvents(batch.map((e) => ({ event: e.event, key: e.key, transcriptPath: e.source.filePath, fileTimeMs: e.source.fileTimeMs })))
+            .onAgentEvents(
+              batch.map((e) => ({ event: e.event, key: e.key, transcriptPath: e.source.filePath, fileTimeMs: e.source.fileTimeMs })),
+            )
             .catch((e) => this.log.warn(`transcript events failed: ${String(e)}`)),
         ),
       ),
@@ -192,7 +205,9 @@ export class RepositoryService implements vscode.Disposable {
 
   /** Re-reads notes when refs/notes/agentnote moves (fetch, another tool, the CLI). */
   private watchNotesRef(commonDir: string): void {
-    const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(commonDir), '{refs/notes/agentnote,packed-refs}'));
+    const w = vscode.workspace.createFileSystemWatcher(
+      new vscode.RelativePattern(vscode.Uri.file(commonDir), '{refs/notes/agentnote,packed-refs}'),
+    );
     const changed = () => this.notesChanged();
     this.disposables.push(w, w.onDidChange(changed), w.onDidCreate(changed), w.onDidDelete(changed));
   }
@@ -252,7 +267,10 @@ export class RepositoryService implements vscode.Disposable {
   }
 
   /** After the user pushed (ahead dropped to 0 and the upstream moved to HEAD), push our notes too. */
-  private maybePushNotes(remote: string | undefined, head: { commit?: string; ahead?: number; upstream?: { commit?: string } } | undefined): void {
+  private maybePushNotes(
+    remote: string | undefined,
+    head: { commit?: string; ahead?: number; upstream?: { commit?: string } } | undefined,
+  ): void {
     const upstreamCommit = head?.upstream?.commit;
     if (!remote || !upstreamCommit || upstreamCommit === this.pushedUpstream) return;
     const wasPush = head?.ahead === 0 && upstreamCommit === head.commit;
@@ -305,17 +323,19 @@ export class RepositoryService implements vscode.Disposable {
     const [delay, ...rest] = delays;
     if (delay === undefined) return;
     const timer = setTimeout(() => {
-      this.recording = this.recording.then(async () => {
-        const recorder = this.recorder;
-        if (!recorder || this.disposed || this.head !== sha) return;
-        await this.tracker?.settle();
-        await recorder.tick();
-        const outcome = await recorder.recordCommit(sha);
-        if (outcome.kind === 'written') {
-          this.log.info(`commit ${sha.slice(0, 7)}: written on a later look`);
-          this.notesChanged();
-        } else if (outcome.kind === 'human-only') this.scheduleRetry(sha, rest);
-      }).catch((e) => this.log.warn(`later look at ${sha.slice(0, 7)} failed: ${String(e)}`));
+      this.recording = this.recording
+        .then(async () => {
+          const recorder = this.recorder;
+          if (!recorder || this.disposed || this.head !== sha) return;
+          await this.tracker?.settle();
+          await recorder.tick();
+          const outcome = await recorder.recordCommit(sha);
+          if (outcome.kind === 'written') {
+            this.log.info(`commit ${sha.slice(0, 7)}: written on a later look`);
+            this.notesChanged();
+          } else if (outcome.kind === 'human-only') this.scheduleRetry(sha, rest);
+        })
+        .catch((e) => this.log.warn(`later look at ${sha.slice(0, 7)} failed: ${String(e)}`));
       this.retryTimers.delete(timer);
     }, delay);
     this.retryTimers.add(timer);

@@ -24,7 +24,14 @@ export class Services implements vscode.Disposable {
     this.log = this.own(new HostLogger());
     this.config = readConfig();
     this.git = this.own(new GitExtensionAdapter(this.log.child('git')));
-    this.registry = this.own(new RepositoryRegistry(this.git, this.log.child('registry'), (c) => this.log.child(c), () => this.config));
+    this.registry = this.own(
+      new RepositoryRegistry(
+        this.git,
+        this.log.child('registry'),
+        (c) => this.log.child(c),
+        () => this.config,
+      ),
+    );
     this.own(this.configEmitter);
     this.own(
       vscode.workspace.onDidChangeConfiguration((e) => {

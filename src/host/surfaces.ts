@@ -67,14 +67,18 @@ export class Surfaces implements vscode.Disposable {
     }
     if (c.codeLensEnabled && !this.codeLens) {
       const provider = new NoteCodeLensProvider(this.services.registry, log);
-      this.codeLens = { provider, registration: vscode.Disposable.from(vscode.languages.registerCodeLensProvider({ scheme: 'file' }, provider), provider) };
+      this.codeLens = {
+        provider,
+        registration: vscode.Disposable.from(vscode.languages.registerCodeLensProvider({ scheme: 'file' }, provider), provider),
+      };
     }
     if (!c.codeLensEnabled && this.codeLens) {
       this.codeLens.registration.dispose();
       this.codeLens = undefined;
     }
     // hidden outside repositories: created when the first one opens (nothing to do during activation)
-    if (c.statusBarEnabled && !this.statusBar && this.services.registry.all.length > 0) this.statusBar = new SessionStatusBar(this.services.registry);
+    if (c.statusBarEnabled && !this.statusBar && this.services.registry.all.length > 0)
+      this.statusBar = new SessionStatusBar(this.services.registry);
     if (!c.statusBarEnabled && this.statusBar) {
       this.statusBar.dispose();
       this.statusBar = undefined;

@@ -26,12 +26,16 @@ export const repoPathSchema = z
   .string()
   .min(1)
   .max(4096)
-  .refine((p) => !p.includes('\0') && !p.startsWith('/') && !/^[a-zA-Z]:/.test(p) && !p.split(/[\\/]/).includes('..'), 'not a repository-relative path');
+  .refine(
+    (p) => !p.includes('\0') && !p.startsWith('/') && !/^[a-zA-Z]:/.test(p) && !p.split(/[\\/]/).includes('..'),
+    'not a repository-relative path',
+  );
 
 type SchemaMap = Record<string, z.ZodTypeAny>;
 
 /** The typed message for a schema map: `{ id, method, params }` with the schema's output type. */
-export type InboundOf<S extends SchemaMap> = { [K in keyof S & string]: { id: string; method: K; params: z.output<S[K]> } }[keyof S & string];
+export type InboundOf<S extends SchemaMap> = { [K in keyof S & string]: { id: string; method: K; params: z.output<S[K]> } }[keyof S &
+  string];
 
 /** Build a parser for one view's inbound methods. */
 export function createInboundParser<S extends SchemaMap>(schemas: S): (raw: unknown) => InboundResult<InboundOf<S>> {
@@ -50,7 +54,13 @@ export function createInboundParser<S extends SchemaMap>(schemas: S): (raw: unkn
  * Parse, and on rejection count it (`<view>.inbound.<reason>`) and log at debug level (method
  * name only: params may hold prompt text). Returns undefined for rejected messages.
  */
-export function acceptInbound<M>(parse: (raw: unknown) => InboundResult<M>, raw: unknown, view: string, log: Logger, counters?: Counters): M | undefined {
+export function acceptInbound<M>(
+  parse: (raw: unknown) => InboundResult<M>,
+  raw: unknown,
+  view: string,
+  log: Logger,
+  counters?: Counters,
+): M | undefined {
   const result = parse(raw);
   if (result.ok) return result.message;
   counters?.inc(`${view}.inbound.${result.reason}`);

@@ -66,7 +66,8 @@ export class IpcHostChannel {
    * a function, evaluated only when the notification is actually posted (no work while hidden).
    */
   async notify<P>(notification: IpcNotification<P>, params: P | (() => Promise<P>)): Promise<void> {
-    const entry: Pending = typeof params === 'function' ? { lazy: true, get: params as () => Promise<unknown> } : { lazy: false, value: params };
+    const entry: Pending =
+      typeof params === 'function' ? { lazy: true, get: params as () => Promise<unknown> } : { lazy: false, value: params };
     if (!this.canPost) {
       this.pending.set(notification.method, entry);
       return;

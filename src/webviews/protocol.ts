@@ -69,9 +69,5 @@ export class IpcRequest<P = void, R = void> extends IpcCall<P> {
 export function isIpcMessage(value: unknown): value is IpcMessage {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const v = value as Record<string, unknown>;
-  return (
-    typeof v.id === 'string' &&
-    typeof v.method === 'string' &&
-    (v.completionId === undefined || typeof v.completionId === 'string')
-  );
+  return typeof v.id === 'string' && typeof v.method === 'string' && (v.completionId === undefined || typeof v.completionId === 'string');
 }

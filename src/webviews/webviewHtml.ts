@@ -12,13 +12,15 @@ export function createNonce(): string {
 
 /** The CSP: nothing by default; our bundle and nonce'd elements only. No unsafe-inline/eval, no connect-src. */
 export function buildCsp(cspSource: string, nonce: string): string {
-  return [
-    `default-src 'none'`,
-    `img-src ${cspSource} data:`,
-    `style-src ${cspSource} 'nonce-${nonce}'`,
-    `script-src 'nonce-${nonce}'`,
-    `font-src ${cspSource}`,
-  ].join('; ') + ';';
+  return (
+    [
+      `default-src 'none'`,
+      `img-src ${cspSource} data:`,
+      `style-src ${cspSource} 'nonce-${nonce}'`,
+      `script-src 'nonce-${nonce}'`,
+      `font-src ${cspSource}`,
+    ].join('; ') + ';'
+  );
 }
 
 function escapeAttr(value: string): string {

@@ -27,19 +27,34 @@ export async function createDemoRepository(opts: { base: string; home: string; l
   };
   write('README.md', '# demo-shop\n\nA tiny cart library used to demo Agent Note.\n');
   write('package.json', '{\n  "name": "demo-shop",\n  "version": "0.1.0",\n  "type": "module"\n}\n');
-  write('src/money.ts', 'export type Cents = number;\n\nexport function formatCents(c: Cents): string {\n  return `$${(c / 100).toFixed(2)}`;\n}\n');
+  write(
+    'src/money.ts',
+    'export type Cents = number;\n\nexport function formatCents(c: Cents): string {\n  return `$${(c / 100).toFixed(2)}`;\n}\n',
+  );
   git(root, 'add', '-A');
   git(root, 'commit', '-q', '-m', 'chore: scaffold demo-shop');
 
   const runner = new GitRunner(root);
   const redactor = createRedactor();
   const recorder = await RepositoryRecorder.open({ root, git: runner, log: nullLogger, redact: (t) => redactor.redact(t) });
-  const watcher = new TranscriptWatcher({ repo: { root }, discovery: { homeDir: opts.home, env: {} }, rescanIntervalMs: 0, useFsWatch: false, pollIntervalMs: 100 });
-  watcher.onEvents((batch) => void recorder.onAgentEvents(batch.map((e) => ({ event: e.event, key: e.key, transcriptPath: e.source.filePath, fileTimeMs: e.source.fileTimeMs }))));
+  const watcher = new TranscriptWatcher({
+    repo: { root },
+    discovery: { homeDir: opts.home, env: {} },
+    rescanIntervalMs: 0,
+    useFsWatch: false,
+    pollIntervalMs: 100,
+  });
+  watcher.onEvents(
+    (batch) =>
+      void recorder.onAgentEvents(
+        batch.map((e) => ({ event: e.event, key: e.key, transcriptPath: e.source.filePath, fileTimeMs: e.source.fileTimeMs })),
+      ),
+  );
   await watcher.start();
 
   const known = new Map<string, string>();
-  const snapshot = (rel: string) => known.set(rel, fs.existsSync(path.join(root, rel)) ? fs.readFileSync(path.join(root, rel), 'utf8') : '');
+  const snapshot = (rel: string) =>
+    known.set(rel, fs.existsSync(path.join(root, rel)) ? fs.readFileSync(path.join(root, rel), 'utf8') : '');
   for (const rel of ['README.md', 'package.json', 'src/money.ts']) snapshot(rel);
   let seq = 0;
   /** What the editor's file watcher reports after a file changed on disk. */
@@ -74,7 +89,9 @@ export async function createDemoRepository(opts: { base: string; home: string; l
     "import type { Cents } from './money';\n\nexport interface LineItem {\n  sku: string;\n  qty: number;\n  priceCents: Cents;\n}\n\nexport class Cart {\n  private readonly items = new Map<string, LineItem>();\n\n  add(item: LineItem): void {\n    const prev = this.items.get(item.sku);\n    this.items.set(item.sku, prev ? { ...prev, qty: prev.qty + item.qty } : item);\n  }\n\n  remove(sku: string): void {\n    this.items.delete(sku);\n  }\n\n  subtotal(): Cents {\n    let sum = 0;\n    for (const i of this.items.values()) sum += i.qty * i.priceCents;\n    return sum;\n  }\n}\n",
   );
   observe('src/cart.ts');
-  claude.respond('Added `Cart` in src/cart.ts: `add()` merges quantities per SKU, `remove()` drops a SKU and `subtotal()` sums qty × price in cents.');
+  claude.respond(
+    'Added `Cart` in src/cart.ts: `add()` merges quantities per SKU, `remove()` drops a SKU and `subtotal()` sums qty × price in cents.',
+  );
   await sync();
   fs.appendFileSync(path.join(root, 'src/cart.ts'), '\nexport const emptyCart = (): Cart => new Cart();\n');
   observe('src/cart.ts', 'typing');
@@ -88,7 +105,8 @@ export async function createDemoRepository(opts: { base: string; home: string; l
   // 3. Cursor writes discounts
   const cursor = new CursorSession(root, opts.home);
   cursor.prompt('Add percentage discount codes in src/discount.ts (WELCOME10 = 10%, SPRING20 = 20%) with applyDiscount(subtotal, code).');
-  const discount = "import type { Cents } from './money';\n\nexport const DISCOUNTS: Record<string, number> = {\n  WELCOME10: 10,\n  SPRING20: 20,\n};\n\nexport function applyDiscount(subtotal: Cents, code?: string): Cents {\n  const pct = code ? DISCOUNTS[code.toUpperCase()] ?? 0 : 0;\n  return Math.round(subtotal * (1 - pct / 100));\n}\n";
+  const discount =
+    "import type { Cents } from './money';\n\nexport const DISCOUNTS: Record<string, number> = {\n  WELCOME10: 10,\n  SPRING20: 20,\n};\n\nexport function applyDiscount(subtotal: Cents, code?: string): Cents {\n  const pct = code ? DISCOUNTS[code.toUpperCase()] ?? 0 : 0;\n  return Math.round(subtotal * (1 - pct / 100));\n}\n";
   write('src/discount.ts', discount);
   observe('src/discount.ts', 'bulk');
   cursor.write('src/discount.ts', discount);
@@ -109,14 +127,23 @@ export async function createDemoRepository(opts: { base: string; home: string; l
   // 5. Gemini refactors money formatting (Traditional Chinese prompt)
   const gemini = new GeminiSession(root, 'gemini-2.5-pro', opts.home);
   gemini.prompt('請把 src/money.ts 的 formatCents 改成使用 Intl.NumberFormat，貨幣為 USD。');
-  gemini.replace('src/money.ts', '  return `$${(c / 100).toFixed(2)}`;\n', "  return new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(c / 100);\n", '已改用 Intl.NumberFormat 格式化金額。');
+  gemini.replace(
+    'src/money.ts',
+    '  return `$${(c / 100).toFixed(2)}`;\n',
+    "  return new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(c / 100);\n",
+    '已改用 Intl.NumberFormat 格式化金額。',
+  );
   observe('src/money.ts');
   await commit('refactor: format money with Intl.NumberFormat');
 
   // 6. an active Claude session with an uncommitted AI edit (status bar, uncommitted hover)
   const live = new ClaudeSession(root, 'claude-sonnet-4-5', opts.home);
   live.prompt('Add a total() to Cart that applies an optional discount code');
-  live.edit('src/cart.ts', '  subtotal(): Cents {', '  total(code?: string): Cents {\n    return Math.round(this.subtotal() * (code ? 0.9 : 1));\n  }\n\n  subtotal(): Cents {');
+  live.edit(
+    'src/cart.ts',
+    '  subtotal(): Cents {',
+    '  total(code?: string): Cents {\n    return Math.round(this.subtotal() * (code ? 0.9 : 1));\n  }\n\n  subtotal(): Cents {',
+  );
   observe('src/cart.ts');
   live.respond('Added Cart.total(code?) (work in progress — not committed yet).');
   await sync();

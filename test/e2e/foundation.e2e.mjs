@@ -21,13 +21,19 @@ describe('Agent Note in code-server (packaged .vsix)', function () {
 
   it('runs "Agent Note: Show Timeline" from the command palette', async function () {
     await runCommand(wb.page, 'Agent Note: Show Timeline');
-    await wb.page.locator('.notifications-toasts .notification-toast.notification-fade-in-done, .webview, iframe.webview').first().waitFor({ timeout: 30_000 });
+    await wb.page
+      .locator('.notifications-toasts .notification-toast.notification-fade-in-done, .webview, iframe.webview')
+      .first()
+      .waitFor({ timeout: 30_000 });
     await shot(wb.page, 'foundation-show-timeline');
   });
 
   it('runs "Agent Note: Show Note" from the command palette', async function () {
     await runCommand(wb.page, 'Agent Note: Show Note');
-    await wb.page.locator('.notifications-toasts .notification-toast.notification-fade-in-done, .webview, iframe.webview').first().waitFor({ timeout: 30_000 });
+    await wb.page
+      .locator('.notifications-toasts .notification-toast.notification-fade-in-done, .webview, iframe.webview')
+      .first()
+      .waitFor({ timeout: 30_000 });
     await shot(wb.page, 'foundation-show-note');
   });
 });

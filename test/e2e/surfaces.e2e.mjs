@@ -12,7 +12,7 @@ const themes = [
 
 /** The content frame of the (last opened) webview panel. */
 function webview(page) {
-  return page.frameLocator("iframe.webview.ready >> nth=-1").frameLocator("#active-frame");
+  return page.frameLocator('iframe.webview.ready >> nth=-1').frameLocator('#active-frame');
 }
 
 /** Waits until some webview frame shows `selector` containing `text` (panels open side by side). */
@@ -20,7 +20,10 @@ async function inSomeWebview(page, selector, text, ms = 30_000) {
   const deadline = Date.now() + ms;
   for (;;) {
     for (const f of page.frames()) {
-      const n = await f.locator(selector, { hasText: text }).count().catch(() => 0);
+      const n = await f
+        .locator(selector, { hasText: text })
+        .count()
+        .catch(() => 0);
       if (n > 0) return f;
     }
     if (Date.now() > deadline) throw new Error(`no webview shows ${selector} with ${text}`);
@@ -34,7 +37,10 @@ async function openFile(page, rel) {
   const input = page.locator('.quick-input-widget input');
   await input.waitFor();
   await input.fill(rel);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: rel.split('/').pop() }).first().waitFor();
+  await page
+    .locator('.quick-input-list .monaco-list-row', { hasText: rel.split('/').pop() })
+    .first()
+    .waitFor();
   await page.keyboard.press('Enter');
   await page.locator('.monaco-editor .view-lines').first().waitFor();
 }
@@ -60,7 +66,9 @@ for (const [name, theme] of themes) {
     });
 
     it('status bar shows the live agent session', async function () {
-      const item = wb.page.locator('#workbench\\.parts\\.statusbar .statusbar-item', { hasText: /Claude Code · \d+ prompts? · \d+ files?/ });
+      const item = wb.page.locator('#workbench\\.parts\\.statusbar .statusbar-item', {
+        hasText: /Claude Code · \d+ prompts? · \d+ files?/,
+      });
       await item.first().waitFor({ timeout: 60_000 });
       await shot(wb.page, `surfaces-${name}-statusbar`);
     });
@@ -104,7 +112,10 @@ for (const [name, theme] of themes) {
       const frame = webview(wb.page);
       const list = frame.locator('[role="listbox"]');
       await list.waitFor({ timeout: 30_000 });
-      await frame.locator('[role="option"]', { hasText: 'refactor: format money with Intl.NumberFormat' }).first().waitFor({ timeout: 30_000 });
+      await frame
+        .locator('[role="option"]', { hasText: 'refactor: format money with Intl.NumberFormat' })
+        .first()
+        .waitFor({ timeout: 30_000 });
       const body = await frame.locator('body').innerText();
       assert.match(body, /Add a Cart class/);
       assert.match(body, /feat: percentage discount codes/);

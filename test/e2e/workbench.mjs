@@ -24,7 +24,11 @@ export async function openWorkbench({ setup, settings = {}, theme }) {
   await page.goto(`${cs.url}/?folder=${encodeURIComponent(workspace)}`);
   await page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
   // the git extension reports the branch in the status bar once the repository is open
-  await page.locator('#workbench\\.parts\\.statusbar').getByText(/^\s*main\*?\s*$/).first().waitFor({ timeout: 90_000 });
+  await page
+    .locator('#workbench\\.parts\\.statusbar')
+    .getByText(/^\s*main\*?\s*$/)
+    .first()
+    .waitFor({ timeout: 90_000 });
   return {
     base,
     dirs,

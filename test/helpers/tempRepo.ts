@@ -73,7 +73,15 @@ export function isolateProcessGitEnv(): () => void {
     process.env[k] = v;
   }
   // Variables a developer's shell may export that would change git's behaviour.
-  for (const k of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_NOTES_REF', 'GIT_CONFIG', 'GIT_CONFIG_PARAMETERS', 'AGENTNOTE_PUSHING']) {
+  for (const k of [
+    'GIT_DIR',
+    'GIT_WORK_TREE',
+    'GIT_INDEX_FILE',
+    'GIT_NOTES_REF',
+    'GIT_CONFIG',
+    'GIT_CONFIG_PARAMETERS',
+    'AGENTNOTE_PUSHING',
+  ]) {
     saved.set(k, process.env[k]);
     delete process.env[k];
   }

@@ -17,7 +17,11 @@ export function run(): Promise<void> {
   for (const suite of suites) {
     const dir = path.join(__dirname, suite);
     if (!fs.existsSync(dir)) continue;
-    for (const f of fs.readdirSync(dir).filter((f) => f.endsWith('.test.js')).sort()) mocha.addFile(path.join(dir, f));
+    for (const f of fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith('.test.js'))
+      .sort())
+      mocha.addFile(path.join(dir, f));
   }
   const resultsFile = process.env.VSH_TEST_RESULTS || path.join(__dirname, '..', '..', 'test-results.json');
   const results: { title: string; state: string; durationMs?: number; error?: string }[] = [];

@@ -36,11 +36,24 @@ const claude = {
       sessionId: SID,
       timestamp: at,
       cwd,
-      message: { id: `msg_${uuid}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'tool_use', id: toolUseId, name: 'Write', input: { file_path: file, content } }] },
+      message: {
+        id: `msg_${uuid}`,
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-sonnet-4-5',
+        content: [{ type: 'tool_use', id: toolUseId, name: 'Write', input: { file_path: file, content } }],
+      },
     };
   },
   result(uuid: string, toolUseId: string, cwd: string, at: string): object {
-    return { type: 'user', uuid, sessionId: SID, timestamp: at, cwd, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: toolUseId, content: 'File written' }] } };
+    return {
+      type: 'user',
+      uuid,
+      sessionId: SID,
+      timestamp: at,
+      cwd,
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: toolUseId, content: 'File written' }] },
+    };
   },
 };
 
@@ -76,13 +89,24 @@ describe('fault corpus (issue #7): bad input is skipped and counted, good input 
 
     function tailer(file: string, extra: Partial<TailerOptions> = {}): { t: TranscriptTailer; events: TailedEvent[] } {
       const events: TailedEvent[] = [];
-      const t = new TranscriptTailer({ agent: 'claude', filePath: file, onEvents: (b) => events.push(...b), useFsWatch: false, pollIntervalMs: 0, log: collectingLogger(log), ...extra });
+      const t = new TranscriptTailer({
+        agent: 'claude',
+        filePath: file,
+        onEvents: (b) => events.push(...b),
+        useFsWatch: false,
+        pollIntervalMs: 0,
+        log: collectingLogger(log),
+        ...extra,
+      });
       tailers.push(t);
       return { t, events };
     }
 
     it('a non-JSON line', async () => {
-      const file = writeFile(path.join(tmp.dir, `${SID}.jsonl`), `${jsonl([claude.user('u1', 'first')])}this is {not json at all\n${jsonl([claude.user('u2', 'second')])}`);
+      const file = writeFile(
+        path.join(tmp.dir, `${SID}.jsonl`),
+        `${jsonl([claude.user('u1', 'first')])}this is {not json at all\n${jsonl([claude.user('u2', 'second')])}`,
+      );
       const { t, events } = tailer(file);
       await t.start();
       assert.deepEqual(prompts(events), ['first', 'second']);
@@ -107,7 +131,10 @@ describe('fault corpus (issue #7): bad input is skipped and counted, good input 
 
     it('a 20 MB single line', async () => {
       const huge = JSON.stringify(claude.user('u2', 'x'.repeat(20 * 1024 * 1024)));
-      const file = writeFile(path.join(tmp.dir, `${SID}.jsonl`), `${jsonl([claude.user('u1', 'before')])}${huge}\n${jsonl([claude.user('u3', 'after')])}`);
+      const file = writeFile(
+        path.join(tmp.dir, `${SID}.jsonl`),
+        `${jsonl([claude.user('u1', 'before')])}${huge}\n${jsonl([claude.user('u3', 'after')])}`,
+      );
       const { t, events } = tailer(file);
       await t.start();
       assert.deepEqual(prompts(events), ['before', 'after']);
@@ -126,7 +153,13 @@ describe('fault corpus (issue #7): bad input is skipped and counted, good input 
       const garbage = Buffer.from([0xc3, 0x28, 0xa0, 0xa1, 0xe2, 0x28, 0xa1, 0x0a]);
       const file = writeFile(
         path.join(tmp.dir, `${SID}.jsonl`),
-        Buffer.concat([Buffer.from(jsonl([claude.user('u1', 'first')])), inRecord, Buffer.from('\n'), garbage, Buffer.from(jsonl([claude.user('u3', 'last')]))]),
+        Buffer.concat([
+          Buffer.from(jsonl([claude.user('u1', 'first')])),
+          inRecord,
+          Buffer.from('\n'),
+          garbage,
+          Buffer.from(jsonl([claude.user('u3', 'last')])),
+        ]),
       );
       const { t, events } = tailer(file);
       await t.start();
@@ -138,7 +171,11 @@ describe('fault corpus (issue #7): bad input is skipped and counted, good input 
     it('NUL bytes', async () => {
       const file = writeFile(
         path.join(tmp.dir, `${SID}.jsonl`),
-        Buffer.concat([Buffer.from(jsonl([claude.user('u1', 'first')])), Buffer.from([0, 0, 0, 0, 10, 0, 0]), Buffer.from(jsonl([claude.user('u2', 'after nul')]))]),
+        Buffer.concat([
+          Buffer.from(jsonl([claude.user('u1', 'first')])),
+          Buffer.from([0, 0, 0, 0, 10, 0, 0]),
+          Buffer.from(jsonl([claude.user('u2', 'after nul')])),
+        ]),
       );
       const { t, events } = tailer(file);
       await t.start();
@@ -190,9 +227,17 @@ describe('fault corpus (issue #7): bad input is skipped and counted, good input 
       fs.mkdirSync(path.join(repo, 'sub'), { recursive: true });
       const projects = path.join(home, '.claude', 'projects');
       const now = Date.now();
-      const good = writeFile(path.join(projects, claudeProjectDirName(repo).name, `${SID}.jsonl`), `${jsonl([claude.user('u1', 'fine', repo)])}not json\n`, now);
+      const good = writeFile(
+        path.join(projects, claudeProjectDirName(repo).name, `${SID}.jsonl`),
+        `${jsonl([claude.user('u1', 'fine', repo)])}not json\n`,
+        now,
+      );
       const lockedDir = path.join(projects, claudeProjectDirName(path.join(repo, 'sub')).name);
-      writeFile(path.join(lockedDir, 'aaaaaaaa-0000-4000-8000-000000000002.jsonl'), jsonl([claude.user('u1', 'secret project', path.join(repo, 'sub'))]), now);
+      writeFile(
+        path.join(lockedDir, 'aaaaaaaa-0000-4000-8000-000000000002.jsonl'),
+        jsonl([claude.user('u1', 'secret project', path.join(repo, 'sub'))]),
+        now,
+      );
       fs.chmodSync(lockedDir, 0o000);
       fs.chmodSync(tmp.dir, 0o755);
       const script = `
@@ -204,7 +249,11 @@ describe('fault corpus (issue #7): bad input is skipped and counted, good input 
           rescanIntervalMs: 0, useFsWatch: false, pollIntervalMs: 0, log });
         w.start().then(() => { process.stdout.write(JSON.stringify({ uid: process.getuid(), stats: w.lastDiscovery.stats, tailed: w.tailedFiles, lines })); w.dispose(); });`;
       const asRoot = process.getuid?.() === 0;
-      const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 30_000, ...(asRoot ? { uid: 65534, gid: 65534 } : {}) });
+      const r = spawnSync(process.execPath, ['-e', script], {
+        encoding: 'utf8',
+        timeout: 30_000,
+        ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
+      });
       assert.equal(r.status, 0, r.stderr);
       const out = JSON.parse(r.stdout) as { uid: number; stats: Record<string, number>; tailed: string[]; lines: LogLine[] };
       assert.notEqual(out.uid, 0, 'the scan ran without root privileges');
@@ -269,11 +318,16 @@ describe('fault corpus (issue #7): bad input is skipped and counted, good input 
 
       /** Tails `records` (written as a real transcript) and hands the events to the recorder as the host does. */
       async function feed(records: (object | string)[]): Promise<TailedEvent[]> {
-        const file = writeFile(path.join(tmp.dir, 'transcripts', `${SID}.jsonl`), records.map((r) => (typeof r === 'string' ? `${r}\n` : `${JSON.stringify(r)}\n`)).join(''));
+        const file = writeFile(
+          path.join(tmp.dir, 'transcripts', `${SID}.jsonl`),
+          records.map((r) => (typeof r === 'string' ? `${r}\n` : `${JSON.stringify(r)}\n`)).join(''),
+        );
         const events: TailedEvent[] = [];
         const { t } = tailer(file, { onEvents: (b) => events.push(...b) });
         await t.start();
-        await h!.recorder.onAgentEvents(events.map((e) => ({ event: e.event, key: e.key, transcriptPath: e.source.filePath, fileTimeMs: e.source.fileTimeMs })));
+        await h!.recorder.onAgentEvents(
+          events.map((e) => ({ event: e.event, key: e.key, transcriptPath: e.source.filePath, fileTimeMs: e.source.fileTimeMs })),
+        );
         return events;
       }
       const at = (ms: number) => new Date(h!.clock.now() + ms).toISOString();
@@ -300,15 +354,23 @@ describe('fault corpus (issue #7): bad input is skipped and counted, good input 
         const outcome = await h.recorder.recordCommit(sha);
         assert.equal(outcome.kind, 'written');
         const note = await h.note(sha);
-        assert.deepEqual(note.files.map((f) => [f.path, f.by_ai]), [['app.ts', true]]);
+        assert.deepEqual(
+          note.files.map((f) => [f.path, f.by_ai]),
+          [['app.ts', true]],
+        );
         assert.equal(JSON.stringify(note).includes('agentnote-outside'), false);
-        assertSkipLogged(log, /transcript records ignored: 2 of \d+ \(so far: 2 edit\(s\) outside the repository/, ['agentnote-outside', 'add b']);
+        assertSkipLogged(log, /transcript records ignored: 2 of \d+ \(so far: 2 edit\(s\) outside the repository/, [
+          'agentnote-outside',
+          'add b',
+        ]);
       });
 
       it('records referencing binary files', async () => {
         h = await Harness.create({ 'app.ts': 'export const a = 1;\n', 'logo.png': '' }, { log: collectingLogger(log) });
         const cwd = h.repo.dir;
-        const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52, 0, 1, 2, 3, 0xff, 0xfe]);
+        const png = Buffer.from([
+          0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52, 0, 1, 2, 3, 0xff, 0xfe,
+        ]);
         await h.repo.write('logo.png', png);
         const text = 'export const a = 1;\nexport const c = 3;\n';
         await h.writeFile('app.ts', text);
@@ -370,7 +432,10 @@ describe('fault corpus (issue #7): bad input is skipped and counted, good input 
       const sha = await h.commitAll('feat: first commit');
       const outcome = await h.recorder.recordCommit(sha);
       assert.equal(outcome.kind, 'written', 'the root commit gets its note');
-      assert.deepEqual((await h.note(sha)).files.map((f) => [f.path, f.by_ai]), [['a.ts', true]]);
+      assert.deepEqual(
+        (await h.note(sha)).files.map((f) => [f.path, f.by_ai]),
+        [['a.ts', true]],
+      );
     });
 
     it('a detached HEAD', async () => {
@@ -402,7 +467,10 @@ describe('fault corpus (issue #7): bad input is skipped and counted, good input 
         assert.equal((await h.recorder.recordCommit(sha)).kind, 'written');
         const note = await h.note(sha);
         assert.equal(note.attribution.method, 'line');
-        assert.deepEqual(note.files[0].ai_ranges?.map((r) => [r.start, r.end]), [[4, 4]]);
+        assert.deepEqual(
+          note.files[0].ai_ranges?.map((r) => [r.start, r.end]),
+          [[4, 4]],
+        );
         // the shallow boundary commit (its parent is missing) is handled, not thrown
         const boundary = (await h.repo.git(['rev-parse', 'HEAD~1'])).trim();
         assert.notEqual((await h.recorder.recordCommit(boundary)).kind, 'failed');
@@ -441,7 +509,10 @@ describe('fault corpus (issue #7): bad input is skipped and counted, good input 
       const note = await h.note(sha);
       const renamed = note.files.find((f) => f.path === 'new-name.ts');
       assert.equal(renamed?.by_ai, true);
-      assert.deepEqual(renamed?.ai_ranges?.map((r) => [r.start, r.end]), [[2, 2]]);
+      assert.deepEqual(
+        renamed?.ai_ranges?.map((r) => [r.start, r.end]),
+        [[2, 2]],
+      );
     });
 
     it('a submodule', async () => {

@@ -5,7 +5,9 @@ import type { ParserState, ParserStats, SkipReason, TranscriptContext, Transcrip
 import { transcriptPathInfo } from '../transcripts/transcriptPathInfo';
 
 /** Distributive Omit, so `Omit<AgentEvent, …>` keeps the union. */
-export type EventInput<E extends AgentEvent = AgentEvent> = E extends AgentEvent ? Omit<E, 'agent' | 'sessionId'> & { sessionId?: string } : never;
+export type EventInput<E extends AgentEvent = AgentEvent> = E extends AgentEvent
+  ? Omit<E, 'agent' | 'sessionId'> & { sessionId?: string }
+  : never;
 
 const parserStateSchema = z
   .object({
@@ -42,7 +44,10 @@ export abstract class BaseParser implements TranscriptParser {
   private countedPrompts = new Set<string>();
   private out: AgentEvent[] = [];
 
-  constructor(readonly agent: AgentId, ctx: TranscriptContext) {
+  constructor(
+    readonly agent: AgentId,
+    ctx: TranscriptContext,
+  ) {
     const info = transcriptPathInfo(agent, ctx.filePath);
     this.ctx = {
       ...ctx,

@@ -25,8 +25,20 @@ import type { TranscriptContext } from './transcriptParser';
 const editTools = new Set(['Edit', 'MultiEdit', 'Write', 'NotebookEdit']);
 
 const knownMetaTypes = new Set([
-  'summary', 'file-history-snapshot', 'file-history-delta', 'queue-operation', 'last-prompt', 'ai-title',
-  'custom-title', 'agent-name', 'mode', 'permission-mode', 'attachment', 'progress', 'tag', 'atis-latch',
+  'summary',
+  'file-history-snapshot',
+  'file-history-delta',
+  'queue-operation',
+  'last-prompt',
+  'ai-title',
+  'custom-title',
+  'agent-name',
+  'mode',
+  'permission-mode',
+  'attachment',
+  'progress',
+  'tag',
+  'atis-latch',
 ]);
 
 const baseRecord = z
@@ -51,8 +63,12 @@ const assistantRecord = baseRecord.extend({
 });
 
 const textBlock = z.object({ type: z.literal('text'), text: z.string() }).passthrough();
-const toolUseBlock = z.object({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.record(z.unknown()).optional() }).passthrough();
-const toolResultBlock = z.object({ type: z.literal('tool_result'), tool_use_id: z.string(), is_error: z.boolean().optional() }).passthrough();
+const toolUseBlock = z
+  .object({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.record(z.unknown()).optional() })
+  .passthrough();
+const toolResultBlock = z
+  .object({ type: z.literal('tool_result'), tool_use_id: z.string(), is_error: z.boolean().optional() })
+  .passthrough();
 
 interface PendingTool {
   name: string;
@@ -239,7 +255,13 @@ export class ClaudeParser extends BaseParser {
     }
     if (this.seenToolUses.has(toolUseId) || !result || typeof result.filePath !== 'string') return;
     // resumed after the tool_use line: rebuild the edit from the structured result alone
-    const name = Array.isArray(result.edits) ? 'MultiEdit' : 'oldString' in result ? 'Edit' : result.type === 'create' || result.type === 'update' ? 'Write' : undefined;
+    const name = Array.isArray(result.edits)
+      ? 'MultiEdit'
+      : 'oldString' in result
+        ? 'Edit'
+        : result.type === 'create' || result.type === 'update'
+          ? 'Write'
+          : undefined;
     if (name) this.emitClaudeEdit(name, {}, result, failed, toolUseId, ts, undefined);
   }
 
@@ -256,14 +278,26 @@ export class ClaudeParser extends BaseParser {
     const file = rawPath !== undefined ? normalizeAgentPath(rawPath, this.cwd) : undefined;
     if (!file) return;
     const common = { timestamp: ts, file, tool: name, toolUseId, failed: failed || undefined, model };
-    const patchStats = Array.isArray(tur?.structuredPatch) && tur.structuredPatch.length > 0 ? structuredPatchStats(tur.structuredPatch) : undefined;
+    const patchStats =
+      Array.isArray(tur?.structuredPatch) && tur.structuredPatch.length > 0 ? structuredPatchStats(tur.structuredPatch) : undefined;
     switch (name) {
       case 'Edit': {
         const oldString = str(input.old_string) ?? str(tur?.oldString);
         const newString = str(input.new_string) ?? str(tur?.newString);
-        const replaceAll = typeof input.replace_all === 'boolean' ? input.replace_all : typeof tur?.replaceAll === 'boolean' ? tur.replaceAll : undefined;
-        const stats = failed ? undefined : patchStats ?? (oldString !== undefined && newString !== undefined ? replacementStats(oldString, newString) : undefined);
-        this.emitEdit({ ...common, oldString, newString, replaceAll, originalContent: str(tur?.originalFile), added: stats?.added, removed: stats?.removed });
+        const replaceAll =
+          typeof input.replace_all === 'boolean' ? input.replace_all : typeof tur?.replaceAll === 'boolean' ? tur.replaceAll : undefined;
+        const stats = failed
+          ? undefined
+          : (patchStats ?? (oldString !== undefined && newString !== undefined ? replacementStats(oldString, newString) : undefined));
+        this.emitEdit({
+          ...common,
+          oldString,
+          newString,
+          replaceAll,
+          originalContent: str(tur?.originalFile),
+          added: stats?.added,
+          removed: stats?.removed,
+        });
         return;
       }
       case 'MultiEdit': {
@@ -275,7 +309,15 @@ export class ClaudeParser extends BaseParser {
           const newString = str(o.new_string) ?? str(o.newString);
           const replaceAll = typeof o.replace_all === 'boolean' ? o.replace_all : undefined;
           const stats = failed || oldString === undefined || newString === undefined ? undefined : replacementStats(oldString, newString);
-          this.emitEdit({ ...common, oldString, newString, replaceAll, originalContent: i === 0 ? original : undefined, added: stats?.added, removed: stats?.removed });
+          this.emitEdit({
+            ...common,
+            oldString,
+            newString,
+            replaceAll,
+            originalContent: i === 0 ? original : undefined,
+            added: stats?.added,
+            removed: stats?.removed,
+          });
         });
         return;
       }

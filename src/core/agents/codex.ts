@@ -33,7 +33,9 @@ const sessionMeta = z
   .object({ id: z.string().optional(), session_id: z.string().optional(), cwd: z.string().optional(), source: z.unknown().optional() })
   .passthrough();
 const turnContext = z.object({ cwd: z.string().optional(), model: z.string().optional() }).passthrough();
-const messageItem = z.object({ type: z.literal('message'), role: z.string(), content: z.union([z.string(), z.array(z.unknown())]) }).passthrough();
+const messageItem = z
+  .object({ type: z.literal('message'), role: z.string(), content: z.union([z.string(), z.array(z.unknown())]) })
+  .passthrough();
 const callItem = z
   .object({
     type: z.enum(['function_call', 'custom_tool_call']),
@@ -44,8 +46,12 @@ const callItem = z
     input: z.unknown().optional(),
   })
   .passthrough();
-const callOutputItem = z.object({ type: z.enum(['function_call_output', 'custom_tool_call_output']), call_id: z.string(), output: z.unknown().optional() }).passthrough();
-const localShellItem = z.object({ type: z.literal('local_shell_call'), call_id: z.string().optional(), action: z.record(z.unknown()).optional() }).passthrough();
+const callOutputItem = z
+  .object({ type: z.enum(['function_call_output', 'custom_tool_call_output']), call_id: z.string(), output: z.unknown().optional() })
+  .passthrough();
+const localShellItem = z
+  .object({ type: z.literal('local_shell_call'), call_id: z.string().optional(), action: z.record(z.unknown()).optional() })
+  .passthrough();
 const patchApplyEnd = z
   .object({
     call_id: z.string().optional(),
@@ -56,9 +62,21 @@ const patchApplyEnd = z
   .passthrough();
 
 const responseItemTypes = new Set([
-  'message', 'reasoning', 'function_call', 'function_call_output', 'custom_tool_call', 'custom_tool_call_output',
-  'local_shell_call', 'web_search_call', 'compaction', 'context_compaction', 'ghost_snapshot', 'tool_search_call',
-  'tool_search_output', 'image_generation_call', 'other',
+  'message',
+  'reasoning',
+  'function_call',
+  'function_call_output',
+  'custom_tool_call',
+  'custom_tool_call_output',
+  'local_shell_call',
+  'web_search_call',
+  'compaction',
+  'context_compaction',
+  'ghost_snapshot',
+  'tool_search_call',
+  'tool_search_output',
+  'image_generation_call',
+  'other',
 ]);
 
 const envelopeKinds = new Set(['session_meta', 'turn_context', 'response_item', 'event_msg', 'compacted']);
@@ -69,7 +87,9 @@ const stateSchema = z
   .object({
     userMessageSeen: z.boolean(),
     promptSeq: z.number().int().nonnegative(),
-    pendingPatches: z.array(z.tuple([z.string(), z.object({ patch: z.string(), cwd: z.string().optional(), timestamp: z.string().optional() })])).optional(),
+    pendingPatches: z
+      .array(z.tuple([z.string(), z.object({ patch: z.string(), cwd: z.string().optional(), timestamp: z.string().optional() })]))
+      .optional(),
     doneCalls: z.array(z.string()).optional(),
     lastPromptRecordId: z.string().optional(),
     itemPrompts: z.array(z.object({ hash: z.string(), recordId: z.string() })).optional(),
@@ -242,7 +262,7 @@ export class CodexParser extends BaseParser {
   }
 
   private handleCall(name: string, callId: string | undefined, rawArgs: unknown, ts: string | undefined): void {
-    const args = typeof rawArgs === 'string' ? tryJson(rawArgs) ?? rawArgs : rawArgs;
+    const args = typeof rawArgs === 'string' ? (tryJson(rawArgs) ?? rawArgs) : rawArgs;
     const argObj = (args && typeof args === 'object' && !Array.isArray(args) ? args : {}) as Record<string, unknown>;
     const command = shellCommandText(argObj.command) ?? str(argObj.cmd);
     const isShellPatch = shellTools.has(name) && Array.isArray(argObj.command) && (argObj.command as unknown[])[0] === 'apply_patch';
@@ -410,9 +430,23 @@ export class CodexParser extends BaseParser {
       if (!path) continue;
       const base = { timestamp: ts, tool: 'apply_patch', toolUseId: callId, failed: failed || undefined };
       if (c.type === 'add') {
-        this.emitEdit({ ...base, file: path, contents: c.content, resultContent: c.newContent, added: c.content !== undefined ? lineCount(c.content) : undefined, removed: 0 });
+        this.emitEdit({
+          ...base,
+          file: path,
+          contents: c.content,
+          resultContent: c.newContent,
+          added: c.content !== undefined ? lineCount(c.content) : undefined,
+          removed: 0,
+        });
       } else if (c.type === 'delete') {
-        this.emitEdit({ ...base, file: path, deleted: true, originalContent: c.content ?? c.oldContent, added: 0, removed: c.content !== undefined ? lineCount(c.content) : undefined });
+        this.emitEdit({
+          ...base,
+          file: path,
+          deleted: true,
+          originalContent: c.content ?? c.oldContent,
+          added: 0,
+          removed: c.content !== undefined ? lineCount(c.content) : undefined,
+        });
       } else {
         const moved = c.movePath ? normalizeAgentPath(c.movePath, cwd) : undefined;
         const stats = c.diff !== undefined ? unifiedDiffStats(c.diff) : undefined;

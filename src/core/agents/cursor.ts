@@ -27,7 +27,10 @@ const jsonRecord = z
   .object({
     role: z.string().optional(),
     type: z.string().optional(),
-    message: z.object({ role: z.string().optional(), content: z.union([z.string(), z.array(z.unknown())]) }).passthrough().optional(),
+    message: z
+      .object({ role: z.string().optional(), content: z.union([z.string(), z.array(z.unknown())]) })
+      .passthrough()
+      .optional(),
   })
   .passthrough();
 

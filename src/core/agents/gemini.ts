@@ -235,13 +235,25 @@ export class GeminiParser extends BaseParser {
           else if (contents !== undefined && isNew) stats = { added: lineCount(contents), removed: 0 };
           else if (contents !== undefined && originalContent !== undefined) stats = replacementStats(originalContent, contents);
         }
-        this.emitEdit({ ...base, contents, patch: fileDiff, originalContent, resultContent: str(display?.newContent), added: stats?.added, removed: stats?.removed });
+        this.emitEdit({
+          ...base,
+          contents,
+          patch: fileDiff,
+          originalContent,
+          resultContent: str(display?.newContent),
+          added: stats?.added,
+          removed: stats?.removed,
+        });
         return;
       }
       const oldString = str(args.old_string);
       const newString = str(args.new_string);
       const replaceAll =
-        args.allow_multiple === true ? true : typeof args.expected_replacements === 'number' && args.expected_replacements > 1 ? true : undefined;
+        args.allow_multiple === true
+          ? true
+          : typeof args.expected_replacements === 'number' && args.expected_replacements > 1
+            ? true
+            : undefined;
       if (!failed) {
         if (fileDiff !== undefined) stats = unifiedDiffStats(fileDiff);
         else if (oldString !== undefined && newString !== undefined) stats = replacementStats(oldString, newString);

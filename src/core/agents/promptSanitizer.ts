@@ -113,7 +113,18 @@ export function sanitizeCursorPrompt(text: string): string | undefined {
 }
 
 const months: Record<string, number> = {
-  jan: 0, feb: 1, mar: 2, apr: 3, may: 4, jun: 5, jul: 6, aug: 7, sep: 8, oct: 9, nov: 10, dec: 11,
+  jan: 0,
+  feb: 1,
+  mar: 2,
+  apr: 3,
+  may: 4,
+  jun: 5,
+  jul: 6,
+  aug: 7,
+  sep: 8,
+  oct: 9,
+  nov: 10,
+  dec: 11,
 };
 
 /**
@@ -121,7 +132,10 @@ const months: Record<string, number> = {
  * an ISO-8601 UTC string (minute resolution). Returns undefined when the text has another shape.
  */
 export function parseCursorTimestamp(text: string): string | undefined {
-  const m = /(?:^|,\s*)([A-Za-z]{3})[a-z]*\.?\s+(\d{1,2}),\s*(\d{4}),\s*(\d{1,2}):(\d{2})\s*([AP]M)\s*\(UTC(?:([+-])(\d{1,2})(?::?(\d{2}))?)?\)/i.exec(text);
+  const m =
+    /(?:^|,\s*)([A-Za-z]{3})[a-z]*\.?\s+(\d{1,2}),\s*(\d{4}),\s*(\d{1,2}):(\d{2})\s*([AP]M)\s*\(UTC(?:([+-])(\d{1,2})(?::?(\d{2}))?)?\)/i.exec(
+      text,
+    );
   if (!m) return undefined;
   const month = months[m[1].toLowerCase()];
   if (month === undefined) return undefined;

@@ -22,8 +22,38 @@ export function isGitCommitCommand(command: string): boolean {
   });
 }
 
-const mutatingCommands = new Set(['cp', 'mv', 'rm', 'mkdir', 'touch', 'tee', 'install', 'apply_patch', 'applypatch', 'truncate', 'ln', 'rmdir', 'unzip', 'patch']);
-const mutatingGit = new Set(['checkout', 'restore', 'reset', 'apply', 'stash', 'merge', 'rebase', 'pull', 'cherry-pick', 'revert', 'mv', 'rm', 'switch', 'am']);
+const mutatingCommands = new Set([
+  'cp',
+  'mv',
+  'rm',
+  'mkdir',
+  'touch',
+  'tee',
+  'install',
+  'apply_patch',
+  'applypatch',
+  'truncate',
+  'ln',
+  'rmdir',
+  'unzip',
+  'patch',
+]);
+const mutatingGit = new Set([
+  'checkout',
+  'restore',
+  'reset',
+  'apply',
+  'stash',
+  'merge',
+  'rebase',
+  'pull',
+  'cherry-pick',
+  'revert',
+  'mv',
+  'rm',
+  'switch',
+  'am',
+]);
 
 /**
  * True when the command may change files in the working tree: file utilities (cp, mv, rm, mkdir,

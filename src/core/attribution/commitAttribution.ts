@@ -249,7 +249,10 @@ export interface KeyedNoteFile {
  * `files` + `attribution` for the note builder: v1 keys in order, `ai_ranges` still owned by
  * interaction keys (the builder maps them to indexes of the interactions it selects).
  */
-export function keyedAttribution(result: Pick<CommitAttribution, 'files' | 'attribution'>): { files: KeyedNoteFile[]; attribution: NoteAttribution } {
+export function keyedAttribution(result: Pick<CommitAttribution, 'files' | 'attribution'>): {
+  files: KeyedNoteFile[];
+  attribution: NoteAttribution;
+} {
   const files = result.files.map((f) => {
     const entry: KeyedNoteFile = { path: f.path, by_ai: f.byAi };
     if (f.generated) entry.generated = true;
@@ -276,7 +279,9 @@ export function countTextLines(value: string): number {
  * Added / deleted line counts of one edit record's replacements (Cursor `edits[]`). Replacements
  * with both strings empty are skipped; undefined when none is left (the CLI stores nulls then).
  */
-export function countEditLines(edits: readonly { oldString?: string; newString?: string }[]): { added: number; deleted: number } | undefined {
+export function countEditLines(
+  edits: readonly { oldString?: string; newString?: string }[],
+): { added: number; deleted: number } | undefined {
   let added = 0;
   let deleted = 0;
   let seen = false;

@@ -37,7 +37,11 @@ export interface FileState {
  * blob in the commit's parent (the empty blob for a new file). States at the edit's own time or
  * earlier are ignored (ties keep the edit).
  */
-export function revertedEdits(edits: readonly RevertibleEdit[], states: readonly FileState[], parentBlobs: ReadonlyMap<string, string>): Set<string> {
+export function revertedEdits(
+  edits: readonly RevertibleEdit[],
+  states: readonly FileState[],
+  parentBlobs: ReadonlyMap<string, string>,
+): Set<string> {
   const byFile = new Map<string, FileState[]>();
   for (const s of states) {
     const list = byFile.get(s.file) ?? [];

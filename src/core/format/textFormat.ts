@@ -22,7 +22,11 @@ export function relativeTime(thenMs: number, nowMs: number, locale = 'en'): stri
 
 /** First non-empty line, whitespace-collapsed, cut at `max` characters (with …), surrogate-safe. */
 export function firstLine(text: string, max = 120): string {
-  const line = text.split(/\r?\n/).map((l) => l.trim()).find((l) => l.length > 0) ?? '';
+  const line =
+    text
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .find((l) => l.length > 0) ?? '';
   return cut(line.replace(/\s+/g, ' '), max);
 }
 

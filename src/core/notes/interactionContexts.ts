@@ -224,11 +224,7 @@ export function countSubjectTokenHits(text: string, subjectTokens: readonly stri
 
 /** The prompt has a strong anchor of its own: a committed path, basename or diff identifier. */
 export function hasStrongAnchor(text: string, sig: CommitSignature): boolean {
-  return (
-    countLiteralHits(text, sig.files) > 0 ||
-    countLiteralHits(text, sig.basenames) > 0 ||
-    sig.identifierMatcher.any(text)
-  );
+  return countLiteralHits(text, sig.files) > 0 || countLiteralHits(text, sig.basenames) > 0 || sig.identifierMatcher.any(text);
 }
 
 function isShortScopePrompt(prompt: string): boolean {
@@ -410,10 +406,7 @@ const kindOrder = { reference: 0, scope: 1 } as const;
  * and, when the block (texts + 2 chars per separator) exceeds `maxChars`, the highest-ranked
  * contexts that still fit are kept (ties: reference first). Display order: reference, then scope.
  */
-export function composeContexts(
-  contexts: ReadonlyArray<RankedContext | undefined>,
-  maxChars = maxContextChars,
-): NoteContext[] {
+export function composeContexts(contexts: ReadonlyArray<RankedContext | undefined>, maxChars = maxContextChars): NoteContext[] {
   const uniq = dedupeRanked(contexts.filter((c): c is RankedContext => c !== undefined));
   if (uniq.length === 0) return [];
   if (blockLength(uniq) <= maxChars) return sortForDisplay(uniq).map(stripRank);

@@ -296,11 +296,7 @@ function toInteraction(
   return out;
 }
 
-function toNoteFile(
-  f: AttributionFileInput,
-  interactionKeys: readonly string[],
-  attributionKeys: readonly string[] | undefined,
-): NoteFile {
+function toNoteFile(f: AttributionFileInput, interactionKeys: readonly string[], attributionKeys: readonly string[] | undefined): NoteFile {
   const out: NoteFile = { path: f.path, by_ai: f.by_ai };
   if (f.generated) out.generated = true;
   if (f.ai_ratio_excluded) out.ai_ratio_excluded = true;
@@ -432,9 +428,17 @@ function chooseOwnerSession(
     agentWeight.set(s.agent, (agentWeight.get(s.agent) ?? 0) + weight[si]);
     agentLast.set(s.agent, Math.max(agentLast.get(s.agent) ?? -1, last[si]));
   });
-  const agent = pickBest([...agentWeight.keys()], (a) => agentWeight.get(a) ?? 0, (a) => agentLast.get(a) ?? -1);
+  const agent = pickBest(
+    [...agentWeight.keys()],
+    (a) => agentWeight.get(a) ?? 0,
+    (a) => agentLast.get(a) ?? -1,
+  );
   const candidates = sessions.map((_, si) => si).filter((si) => sessions[si].agent === agent);
-  return pickBest(candidates, (si) => weight[si], (si) => last[si]);
+  return pickBest(
+    candidates,
+    (si) => weight[si],
+    (si) => last[si],
+  );
 }
 
 /** Highest weight; ties → highest `recency`; remaining ties → first in order. */

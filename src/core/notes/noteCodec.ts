@@ -97,12 +97,12 @@ export function encodeNote(note: AgentNoteV1): string {
         return Array.isArray(v) ? v.map((it) => (isPlainObject(it) ? encodeInteraction(it) : it)) : v;
       case 'files':
         return Array.isArray(v)
-          ? v.map((f) =>
-              isPlainObject(f) ? ordered(f, fileKeys, (fk, fv) => (fk === 'ai_ranges' ? orderEach(fv, aiRangeKeys) : fv)) : f,
-            )
+          ? v.map((f) => (isPlainObject(f) ? ordered(f, fileKeys, (fk, fv) => (fk === 'ai_ranges' ? orderEach(fv, aiRangeKeys) : fv)) : f))
           : v;
       case 'attribution':
-        return isPlainObject(v) ? ordered(v, attributionKeys, (ak, av) => (ak === 'lines' && isPlainObject(av) ? ordered(av, linesKeys) : av)) : v;
+        return isPlainObject(v)
+          ? ordered(v, attributionKeys, (ak, av) => (ak === 'lines' && isPlainObject(av) ? ordered(av, linesKeys) : av))
+          : v;
       default:
         return v;
     }

@@ -25,13 +25,9 @@
 import { z } from 'zod';
 import type { AgentNoteV1, NoteAttribution, NoteContext, NoteFile, NoteInteraction } from './noteTypes';
 
-export const noteContextSchema = z
-  .object({ kind: z.string(), source: z.string(), text: z.string() })
-  .passthrough();
+export const noteContextSchema = z.object({ kind: z.string(), source: z.string(), text: z.string() }).passthrough();
 
-export const noteSelectionSchema = z
-  .object({ schema: z.number(), source: z.string(), signals: z.array(z.string()) })
-  .passthrough();
+export const noteSelectionSchema = z.object({ schema: z.number(), source: z.string(), signals: z.array(z.string()) }).passthrough();
 
 /** Our additive `files[].ai_ranges[]` element: 1-based inclusive lines of the committed blob. */
 export const noteAiRangeSchema = z
@@ -119,9 +115,7 @@ const attributionEnvelope = z.object({ ai_ratio: z.number(), method: attribution
 
 export type NoteLegacyForm = 'none' | 'context' | 'flat';
 
-export type NoteParseResult =
-  | { ok: true; note: AgentNoteV1; legacy: NoteLegacyForm; issues: string[] }
-  | { ok: false; reason: string };
+export type NoteParseResult = { ok: true; note: AgentNoteV1; legacy: NoteLegacyForm; issues: string[] } | { ok: false; reason: string };
 
 type JsonObject = Record<string, unknown>;
 
@@ -328,7 +322,11 @@ function mapFlat(obj: JsonObject, issues: string[]): string | undefined {
   }
   if (!Array.isArray(obj.interactions)) {
     if (obj.interactions !== undefined) issues.push('flat note interactions is not an array; used prompts');
-    setOwn(obj, 'interactions', (flat.prompts ?? []).map((prompt) => ({ prompt, response: null })));
+    setOwn(
+      obj,
+      'interactions',
+      (flat.prompts ?? []).map((prompt) => ({ prompt, response: null })),
+    );
   }
   setOwn(obj, 'files', files);
   setOwn(obj, 'attribution', attribution);

@@ -145,9 +145,7 @@ export function filterInteractionsByDetail<T extends Pick<NoteInteraction, 'prom
   detail: PromptDetail,
 ): T[] {
   if (detail === 'full') return [...interactions];
-  return interactions.filter(
-    (it, i) => evaluatePrompt(it).level !== 'low' && !isAbsorbedExternalReview(it, interactions.slice(i + 1)),
-  );
+  return interactions.filter((it, i) => evaluatePrompt(it).level !== 'low' && !isAbsorbedExternalReview(it, interactions.slice(i + 1)));
 }
 
 /** Indexes (into the given list) of the interactions shown by a preset. */

@@ -126,14 +126,7 @@ export interface PromptWindowInput {
 }
 
 /** Why a row did or did not make it into the selection. */
-export type WindowRowOutcome =
-  | 'selected'
-  | 'outOfWindow'
-  | 'staleLeading'
-  | 'hardTrimmed'
-  | 'beforeAnchor'
-  | 'filtered'
-  | 'capped';
+export type WindowRowOutcome = 'selected' | 'outOfWindow' | 'staleLeading' | 'hardTrimmed' | 'beforeAnchor' | 'filtered' | 'capped';
 
 /** Metrics and flags of one considered row (diagnostics; never persisted). */
 export interface WindowRowReport {
@@ -325,10 +318,7 @@ export function markerToCommittedPairLine(marker: PromptWindowMarker): Committed
  * else, for file-level attribution, the latest turn touching each committed file; else all
  * turns touching committed files. `fileTurns`: turn → committed files it touched (turns > 0).
  */
-export function resolvePrimaryTurns(
-  contributingTurns: Iterable<number>,
-  fileTurns: ReadonlyMap<number, Iterable<string>>,
-): Set<number> {
+export function resolvePrimaryTurns(contributingTurns: Iterable<number>, fileTurns: ReadonlyMap<number, Iterable<string>>): Set<number> {
   const contributing = new Set([...contributingTurns].filter((t) => t > 0));
   if (contributing.size > 0) return contributing;
   const latestByFile = new Map<string, number>();
@@ -493,8 +483,7 @@ export function selectPromptWindow(input: PromptWindowInput): PromptWindowResult
     latestPrimary = latest;
   }
   // The prompt-only fallback has no edit evidence by definition: no non-primary edit rows.
-  const editTurns =
-    mode === 'window' ? new Set(validRows.filter((r) => r.hasEdits && r.turn > 0).map((r) => r.turn)) : new Set<number>();
+  const editTurns = mode === 'window' ? new Set(validRows.filter((r) => r.hasEdits && r.turn > 0).map((r) => r.turn)) : new Set<number>();
 
   const rows: Row[] = validRows
     .filter((r) => (r.turn > lower && r.turn <= upper) || primaryTurns.has(r.turn))
@@ -623,9 +612,7 @@ function shouldKeep(r: Row): boolean {
   if (!r.tail) return true;
   if (r.responseAnchor) return true;
   if (r.barrier) return r.fileRef >= anchorFileRefScore || r.text >= anchorTextScore;
-  return (
-    r.boundary || r.fileRef >= anchorFileRefScore || r.text >= anchorTextScore || r.shape >= anchorShapeScore
-  );
+  return r.boundary || r.fileRef >= anchorFileRefScore || r.text >= anchorTextScore || r.shape >= anchorShapeScore;
 }
 
 function isAnchor(r: Row): boolean {

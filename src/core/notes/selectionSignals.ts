@@ -268,7 +268,12 @@ export function hasListOrChecklistShape(text: string): boolean {
 
 /** At least two non-blank lines. */
 export function hasMultiLineInstruction(text: string): boolean {
-  return text.trim().split('\n').filter((line) => line.trim().length > 0).length >= 2;
+  return (
+    text
+      .trim()
+      .split('\n')
+      .filter((line) => line.trim().length > 0).length >= 2
+  );
 }
 
 const backtickSpan = /`[^`]+`/;
@@ -328,11 +333,7 @@ export function isHardExcludedPrompt(prompt: string, isPrimary: boolean): boolea
 /** The response mentions a committed path, basename or diff identifier (window response anchor). */
 export function responseAnchorsCommit(response: string | null | undefined, sig: CommitSignature): boolean {
   if (!response) return false;
-  return (
-    containsCommitPath(response, sig.files) ||
-    containsCommitBasename(response, sig.basenames) ||
-    sig.identifierMatcher.any(response)
-  );
+  return containsCommitPath(response, sig.files) || containsCommitBasename(response, sig.basenames) || sig.identifierMatcher.any(response);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -34,27 +34,123 @@ const passwordWords = new Set(['password', 'passwd', 'passphrase', 'pwd', 'pass'
 const tokenWords = new Set(['token', 'apikey', 'pat', 'dsn', 'auth', 'secretkey', 'privatekey', 'accesskey', 'authkey', 'apitoken']);
 /** Words before a trailing `key` that make it a credential (API_KEY, SIGNING_KEY, client-key…). */
 const keyQualifiers = new Set([
-  'api', 'access', 'secret', 'private', 'signing', 'sign', 'encryption', 'encrypt', 'enc', 'master', 'auth', 'client',
-  'app', 'application', 'license', 'licence', 'service', 'account', 'subscription', 'admin', 'consumer', 'shared', 'hmac',
-  'jwt', 'webhook', 'integration', 'server', 'deploy', 'ssh', 'gpg', 'pgp', 'rsa', 'aes', 'cipher', 'crypto', 'session',
-  'cookie', 'write', 'management', 'root', 'personal', 'x',
+  'api',
+  'access',
+  'secret',
+  'private',
+  'signing',
+  'sign',
+  'encryption',
+  'encrypt',
+  'enc',
+  'master',
+  'auth',
+  'client',
+  'app',
+  'application',
+  'license',
+  'licence',
+  'service',
+  'account',
+  'subscription',
+  'admin',
+  'consumer',
+  'shared',
+  'hmac',
+  'jwt',
+  'webhook',
+  'integration',
+  'server',
+  'deploy',
+  'ssh',
+  'gpg',
+  'pgp',
+  'rsa',
+  'aes',
+  'cipher',
+  'crypto',
+  'session',
+  'cookie',
+  'write',
+  'management',
+  'root',
+  'personal',
+  'x',
 ]);
 const suffixPassword = ['password', 'passwd', 'passphrase', 'secret'];
 const suffixToken = ['token', 'apikey', 'secretkey', 'privatekey', 'accesskey', 'authkey', 'secretkeybase'];
 
 /** Values that are obviously not real secrets (compared after lower-casing and dropping non-alphanumerics). */
 const placeholderWords = new Set([
-  'password', 'passwd', 'pass', 'pwd', 'secret', 'secrets', 'token', 'apikey', 'key', 'changeme', 'changeit', 'default',
-  'none', 'null', 'nil', 'undefined', 'true', 'false', 'empty', 'string', 'str', 'text', 'value', 'required', 'optional',
-  'redacted', 'hidden', 'masked', 'secretkey', 'mysecret', 'mypassword', 'supersecret', 'admin', 'root', 'user',
-  'username', 'guest', 'foo', 'bar', 'baz', 'foobar', 'hello', 'world', 'helloworld', 'qwerty', 'abc123', '123456',
-  '12345678', 'letmein', 'notasecret', 'sensitive', 'bytes', 'int', 'bool', 'boolean', 'number', 'any', 'unknown',
-  'object', 'void', 'never', 'self', 'this',
+  'password',
+  'passwd',
+  'pass',
+  'pwd',
+  'secret',
+  'secrets',
+  'token',
+  'apikey',
+  'key',
+  'changeme',
+  'changeit',
+  'default',
+  'none',
+  'null',
+  'nil',
+  'undefined',
+  'true',
+  'false',
+  'empty',
+  'string',
+  'str',
+  'text',
+  'value',
+  'required',
+  'optional',
+  'redacted',
+  'hidden',
+  'masked',
+  'secretkey',
+  'mysecret',
+  'mypassword',
+  'supersecret',
+  'admin',
+  'root',
+  'user',
+  'username',
+  'guest',
+  'foo',
+  'bar',
+  'baz',
+  'foobar',
+  'hello',
+  'world',
+  'helloworld',
+  'qwerty',
+  'abc123',
+  '123456',
+  '12345678',
+  'letmein',
+  'notasecret',
+  'sensitive',
+  'bytes',
+  'int',
+  'bool',
+  'boolean',
+  'number',
+  'any',
+  'unknown',
+  'object',
+  'void',
+  'never',
+  'self',
+  'this',
 ]);
 const placeholderAnywhere = /your|example|placeholder|changeme|change[_-]me|replace[_-]?me|redacted|dummy|lorem|\[redacted/;
 const placeholderWord = /(?:^|[^a-z])(?:test|sample|fake|todo|fixme|here|xxx+|tbd|none|demo)(?:[^a-z]|$)/;
 const templateStart = /^(?:\$\{|\$\(|\$[A-Za-z_]|\{\{|\{%|<%|#\{|%\(|%[A-Za-z_]+%|@\{|\{[A-Za-z_][\w.]*\}$)/;
-const envReference = /^(?:process\.env|import\.meta\.env|os\.environ|os\.getenv|getenv\(|env\(|env\.|ENV\[|System\.getenv|Environment\.GetEnvironmentVariable|secrets\.|vars\.|settings\.|config\.|credentials\.|std::env|dotenv)/i;
+const envReference =
+  /^(?:process\.env|import\.meta\.env|os\.environ|os\.getenv|getenv\(|env\(|env\.|ENV\[|System\.getenv|Environment\.GetEnvironmentVariable|secrets\.|vars\.|settings\.|config\.|credentials\.|std::env|dotenv)/i;
 
 /** Cheap pre-check: every secret-named key contains one of these (case-insensitive). */
 const mayNameSecret = /pass|pwd|pw|secret|token|key|auth|cred|dsn|pat/i;
@@ -141,8 +237,18 @@ function looksLikeCodeExpression(v: string): boolean {
   if (/^[-+]?\d+(?:\.\d+)?$/.test(v) || /^0[xob][0-9a-f_]+n?$/i.test(v)) return true;
   // identifiers / member paths without digits: `userPassword`, `opts.token`, `self::KEY` (a random-looking
   // alphabetic run such as `sAqWTbootrdqiD` stays a literal)
-  if (/^[A-Za-z_$][\w$]*(?:(?:\.|::|->|\?\.)[A-Za-z_$][\w$]*)*[;,]?$/.test(v) && !/\d/.test(v) && (isWordy(v) || /[.:>]/.test(v) || v.length < 8)) return true;
-  if (/^(?:this|self|process|os|env|config|settings|options|opts|props|req|request|ctx|context|args|params|window|document|import|new|await|function|lambda)\b/.test(v)) return true;
+  if (
+    /^[A-Za-z_$][\w$]*(?:(?:\.|::|->|\?\.)[A-Za-z_$][\w$]*)*[;,]?$/.test(v) &&
+    !/\d/.test(v) &&
+    (isWordy(v) || /[.:>]/.test(v) || v.length < 8)
+  )
+    return true;
+  if (
+    /^(?:this|self|process|os|env|config|settings|options|opts|props|req|request|ctx|context|args|params|window|document|import|new|await|function|lambda)\b/.test(
+      v,
+    )
+  )
+    return true;
   return false;
 }
 

@@ -98,7 +98,8 @@ export function compileCustomPatterns(sources: readonly unknown[]): CompiledCust
     if (literal) {
       source = literal[1];
       flags = literal[2];
-      if (!allowedFlags.test(flags) || new Set(flags).size !== flags.length) return fail('invalidFlags', `unsupported flags "${flags}" (allowed: i, m, s, u)`);
+      if (!allowedFlags.test(flags) || new Set(flags).size !== flags.length)
+        return fail('invalidFlags', `unsupported flags "${flags}" (allowed: i, m, s, u)`);
     }
     if (source.trim().length === 0) return fail('empty', 'the pattern is empty');
     let regex: RegExp;
@@ -107,7 +108,8 @@ export function compileCustomPatterns(sources: readonly unknown[]): CompiledCust
     } catch (e) {
       return fail('invalidSyntax', e instanceof Error ? e.message : 'invalid regular expression');
     }
-    if (hasNestedQuantifier(source)) return fail('nestedQuantifier', 'nested quantifier (a repeated group containing * or +) can backtrack catastrophically');
+    if (hasNestedQuantifier(source))
+      return fail('nestedQuantifier', 'nested quantifier (a repeated group containing * or +) can backtrack catastrophically');
     regex.lastIndex = 0;
     if (regex.exec('') !== null) return fail('matchesEmpty', 'the pattern matches the empty string');
     const hasSecretGroup = /\(\?<secret>/.test(source);

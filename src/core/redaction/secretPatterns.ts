@@ -58,7 +58,10 @@ const notAfter =
   (chars: RegExp) =>
   (m: RegExpExecArray): boolean =>
     m.index === 0 || !chars.test(m.input[m.index - 1]);
-const entropyAtLeast = (bits: number) => (secret: string): boolean => shannonEntropy(secret) >= bits;
+const entropyAtLeast =
+  (bits: number) =>
+  (secret: string): boolean =>
+    shannonEntropy(secret) >= bits;
 const notPlaceholder = (secret: string): boolean => !isPlaceholderValue(secret);
 
 /** Base64 that decodes to `user:password`. */
@@ -84,11 +87,64 @@ const urlPassword = (secret: string): boolean =>
 /** Last words of key names whose values are random by nature but not secret (hashes, ids, cursors…). */
 const hashKeyWord = /^(?:sha\d*|md\d|blake\w*|crc\d*|xxh\w*|murmur\w*|hash\w*|digest\w*|checksum\w*)$/;
 const nonSecretKeyWords = new Set([
-  'integrity', 'etag', 'id', 'ids', 'uuid', 'guid',
-  'nonce', 'commit', 'rev', 'revision', 'version', 'ref', 'fingerprint', 'signature', 'sig', 'name', 'path', 'file',
-  'filename', 'url', 'uri', 'href', 'src', 'class', 'classname', 'style', 'color', 'icon', 'image', 'img', 'data', 'content',
-  'body', 'text', 'title', 'label', 'message', 'msg', 'description', 'slug', 'cursor', 'tag', 'branch', 'cid', 'state',
-  'challenge', 'hint', 'salt', 'iv', 'seed', 'pattern', 'regex', 'selector', 'locale', 'alt', 'blob', 'tree', 'sri',
+  'integrity',
+  'etag',
+  'id',
+  'ids',
+  'uuid',
+  'guid',
+  'nonce',
+  'commit',
+  'rev',
+  'revision',
+  'version',
+  'ref',
+  'fingerprint',
+  'signature',
+  'sig',
+  'name',
+  'path',
+  'file',
+  'filename',
+  'url',
+  'uri',
+  'href',
+  'src',
+  'class',
+  'classname',
+  'style',
+  'color',
+  'icon',
+  'image',
+  'img',
+  'data',
+  'content',
+  'body',
+  'text',
+  'title',
+  'label',
+  'message',
+  'msg',
+  'description',
+  'slug',
+  'cursor',
+  'tag',
+  'branch',
+  'cid',
+  'state',
+  'challenge',
+  'hint',
+  'salt',
+  'iv',
+  'seed',
+  'pattern',
+  'regex',
+  'selector',
+  'locale',
+  'alt',
+  'blob',
+  'tree',
+  'sri',
 ]);
 
 /** `abcde`, `12345`, `VWXYZ`: runs of consecutive characters that random strings practically never contain. */
@@ -174,7 +230,21 @@ export const secretPatterns: readonly SecretPattern[] = [
         E,
     ),
     secretGroup: 1,
-    keywords: ['glpat-', 'gldt-', 'glrt-', 'glptt-', 'glcbt-', 'gloas-', 'glsoat-', 'glffct-', 'glft-', 'glimt-', 'glagent-', 'glwt-', 'gr1348941'],
+    keywords: [
+      'glpat-',
+      'gldt-',
+      'glrt-',
+      'glptt-',
+      'glcbt-',
+      'gloas-',
+      'glsoat-',
+      'glffct-',
+      'glft-',
+      'glimt-',
+      'glagent-',
+      'glwt-',
+      'gr1348941',
+    ],
   },
   {
     id: 'slack-token',
@@ -510,7 +580,10 @@ export const secretPatterns: readonly SecretPattern[] = [
   {
     id: 'basic-auth-url',
     description: 'Password in a web URL (https://user:password@host): only the password is redacted',
-    regex: re(String.raw`:\/\/(?<=(?<![A-Za-z0-9+.-])(?:https?|wss?|ftps?|git|svn|ssh|sftp|rsync|s3):\/\/)[^\s:@/"'<>]{0,200}:([^\s/"'<>]{1,200})@`, 'i'),
+    regex: re(
+      String.raw`:\/\/(?<=(?<![A-Za-z0-9+.-])(?:https?|wss?|ftps?|git|svn|ssh|sftp|rsync|s3):\/\/)[^\s:@/"'<>]{0,200}:([^\s/"'<>]{1,200})@`,
+      'i',
+    ),
     secretGroup: 1,
     keywords: ['://'],
     validate: urlPassword,
@@ -620,7 +693,10 @@ export const secretPatterns: readonly SecretPattern[] = [
     description:
       'Value assigned to a secret-named key (KEY/SECRET/TOKEN/PASSWORD/PWD/API_KEY…) in .env, shell, YAML, JSON, properties or code, when it looks like a real secret',
     // separator-first: the engine jumps from one ':'/'=' to the next and checks the key in a lookbehind
-    regex: re(ASSIGN_AT + String.raw`(?=\\?"([^"\\\n]{1,4096})\\?"|\\?'([^'\\\n]{1,4096})\\?'|\x60([^\x60\\\n]{1,4096})\x60|([^\s"'\x60\\]{0,255}[^\s"'\x60\\,;)\]}]))`),
+    regex: re(
+      ASSIGN_AT +
+        String.raw`(?=\\?"([^"\\\n]{1,4096})\\?"|\\?'([^'\\\n]{1,4096})\\?'|\x60([^\x60\\\n]{1,4096})\x60|([^\s"'\x60\\]{0,255}[^\s"'\x60\\,;)\]}]))`,
+    ),
     secretGroup: [2, 3, 4, 5],
     runCap: 256,
     heuristic: true,

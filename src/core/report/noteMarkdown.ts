@@ -89,7 +89,11 @@ export function formatRange(r: NoteAiRange): string {
 }
 
 /** Render a note as Markdown. `strings` overrides labels (localized by the host). */
-export function noteToMarkdown(commit: NoteCommitInfo, note: AgentNoteV1, strings: Partial<Record<NoteMarkdownStringKey, string>> = {}): string {
+export function noteToMarkdown(
+  commit: NoteCommitInfo,
+  note: AgentNoteV1,
+  strings: Partial<Record<NoteMarkdownStringKey, string>> = {},
+): string {
   const s = (key: NoteMarkdownStringKey, ...args: (string | number)[]) => fmt(strings[key] || noteMarkdownDefaultStrings[key], ...args);
   const out: string[] = [];
   out.push(`## 🧑💬🤖 ${s('title')}: ${inlineCode(commit.short)} ${inline(commit.subject)}`, '');

@@ -149,7 +149,9 @@ function commitJson(c: PrReportCommit): PrReportCommitJson {
  * Line commits with `total_added == 0` are not eligible. All rounding is `Math.round`.
  */
 export function rollUp(tracked: readonly PrReportCommitJson[]): { ratio: number; method: OverallMethod } {
-  const lineEligible = tracked.filter((c) => c.attribution?.method === 'line' && !!c.attribution.lines && c.attribution.lines.total_added > 0);
+  const lineEligible = tracked.filter(
+    (c) => c.attribution?.method === 'line' && !!c.attribution.lines && c.attribution.lines.total_added > 0,
+  );
   const fileOnly = tracked.filter((c) => c.attribution?.method === 'file');
   const excluded = tracked.filter((c) => c.attribution?.method === 'none');
   const eligible = [...lineEligible, ...fileOnly];
@@ -234,7 +236,9 @@ function cleanPrompt(prompt: string): string {
   const first = lines[0] ?? '';
   let body = trimmed;
   if (first.startsWith('## ') || first.startsWith('# ')) {
-    const start = lines.findIndex((l, i) => i > 0 && !l.startsWith('#') && !l.startsWith('```') && l.trim().length > minPromptBodyLineChars);
+    const start = lines.findIndex(
+      (l, i) => i > 0 && !l.startsWith('#') && !l.startsWith('```') && l.trim().length > minPromptBodyLineChars,
+    );
     body = start !== -1 ? lines.slice(start).join('\n').trim() : first.replace(/^#+\s*/, '');
   }
   return cut(body, maxPromptChars);
@@ -318,17 +322,32 @@ const areaRules: readonly { id: AreaId; label: string; matches: (p: string) => b
     id: 'tests',
     label: 'Tests',
     matches: (p) =>
-      /\.(test|spec)\.[cm]?[jt]sx?$/.test(p) || p.includes('/__tests__/') || p.includes('/test/') || p.includes('/tests/') || p.startsWith('test/') || p.startsWith('tests/'),
+      /\.(test|spec)\.[cm]?[jt]sx?$/.test(p) ||
+      p.includes('/__tests__/') ||
+      p.includes('/test/') ||
+      p.includes('/tests/') ||
+      p.startsWith('test/') ||
+      p.startsWith('tests/'),
   },
   {
     id: 'workflow',
     label: 'Workflows',
-    matches: (p) => p === 'action.yml' || p === 'action.yaml' || p.startsWith('.github/workflows/') || p.startsWith('.github/actions/') || p === '.github/dependabot.yml',
+    matches: (p) =>
+      p === 'action.yml' ||
+      p === 'action.yaml' ||
+      p.startsWith('.github/workflows/') ||
+      p.startsWith('.github/actions/') ||
+      p === '.github/dependabot.yml',
   },
   {
     id: 'docs',
     label: 'Documentation',
-    matches: (p) => p === 'README.md' || /^README\.[a-z-]+\.md$/i.test(p) || p.startsWith('docs/') || p.startsWith('website/src/content/docs/') || /\.(md|mdx|rst|adoc)$/i.test(p),
+    matches: (p) =>
+      p === 'README.md' ||
+      /^README\.[a-z-]+\.md$/i.test(p) ||
+      p.startsWith('docs/') ||
+      p.startsWith('website/src/content/docs/') ||
+      /\.(md|mdx|rst|adoc)$/i.test(p),
   },
   {
     id: 'dependencies',
@@ -339,7 +358,9 @@ const areaRules: readonly { id: AreaId; label: string; matches: (p: string) => b
     id: 'config',
     label: 'Configuration',
     matches: (p) =>
-      /(^|\/)(tsconfig|jsconfig|eslint|prettier|biome|vite|webpack|rollup|astro|next|nuxt|tailwind|postcss|babel|jest|vitest|playwright|cypress|docker-compose)(\.|$)/i.test(p) ||
+      /(^|\/)(tsconfig|jsconfig|eslint|prettier|biome|vite|webpack|rollup|astro|next|nuxt|tailwind|postcss|babel|jest|vitest|playwright|cypress|docker-compose)(\.|$)/i.test(
+        p,
+      ) ||
       p === 'Dockerfile' ||
       ['.config.js', '.config.ts', '.config.mjs', '.config.cjs'].some((s) => p.endsWith(s)),
   },
@@ -347,7 +368,13 @@ const areaRules: readonly { id: AreaId; label: string; matches: (p: string) => b
     id: 'generated',
     label: 'Generated outputs',
     matches: (p) =>
-      p.includes('/dist/') || p.startsWith('dist/') || p.includes('/build/') || p.startsWith('build/') || p.endsWith('.generated.ts') || p.endsWith('.generated.js') || p.includes('/generated/'),
+      p.includes('/dist/') ||
+      p.startsWith('dist/') ||
+      p.includes('/build/') ||
+      p.startsWith('build/') ||
+      p.endsWith('.generated.ts') ||
+      p.endsWith('.generated.js') ||
+      p.includes('/generated/'),
   },
   {
     id: 'scripts',
@@ -397,14 +424,24 @@ function escapeAngles(value: string): string {
 }
 
 function snippet(value: string): string {
-  const compact = value.split('\n').join(' ').replace(/\s+/g, ' ').replace(/^#+\s*/, '').trim();
+  const compact = value
+    .split('\n')
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .replace(/^#+\s*/, '')
+    .trim();
   if (!compact) return '';
   return escapeAngles(compact.length > maxSnippetChars ? `${compact.slice(0, maxSnippetChars)}…` : compact);
 }
 
 function isPrimaryIntent(it: NoteInteraction): boolean {
   const signals: readonly string[] = it.selection?.signals ?? [];
-  return it.selection?.source === 'primary' || signals.includes('primary_edit_turn') || signals.includes('exact_commit_path') || signals.includes('diff_identifier');
+  return (
+    it.selection?.source === 'primary' ||
+    signals.includes('primary_edit_turn') ||
+    signals.includes('exact_commit_path') ||
+    signals.includes('diff_identifier')
+  );
 }
 
 function reviewerContext(report: PrReportJson, visible: Map<string, NoteInteraction[]>): string[] {
@@ -421,7 +458,12 @@ function reviewerContext(report: PrReportJson, visible: Map<string, NoteInteract
     }
   }
   const areas = [...areaFiles]
-    .map(([id, files]) => ({ id, label: areaRules.find((r) => r.id === id)?.label ?? 'Source', files: [...files].sort().slice(0, maxAreaFiles), total: files.size }))
+    .map(([id, files]) => ({
+      id,
+      label: areaRules.find((r) => r.id === id)?.label ?? 'Source',
+      files: [...files].sort().slice(0, maxAreaFiles),
+      total: files.size,
+    }))
     .sort((a, b) => b.total - a.total || a.label.localeCompare(b.label))
     .slice(0, maxAreas);
   const focus = [...new Set(areas.map((a) => reviewFocus[a.id]))].slice(0, maxFocus);
@@ -456,7 +498,10 @@ function reviewerContext(report: PrReportJson, visible: Map<string, NoteInteract
   }
 
   if (areas.length === 0 && focus.length === 0 && signals.length === 0) return [];
-  const body = ['Generated from Agent Note data. Use this as intent and review focus, not as proof that the implementation is correct.', ''];
+  const body = [
+    'Generated from Agent Note data. Use this as intent and review focus, not as proof that the implementation is correct.',
+    '',
+  ];
   if (areas.length > 0) {
     body.push('Changed areas:', '');
     for (const a of areas) {
@@ -508,11 +553,17 @@ export function renderPrReportMarkdown(report: PrReportJson, opts: Pick<PrReport
   }
   lines.push('');
   if (report.dashboard_url) {
-    lines.push(`<div align="right"><a href="${report.dashboard_url}" target="_blank" rel="noopener noreferrer">Open Dashboard ↗</a></div>`, '');
+    lines.push(
+      `<div align="right"><a href="${report.dashboard_url}" target="_blank" rel="noopener noreferrer">Open Dashboard ↗</a></div>`,
+      '',
+    );
   }
 
   if (report.total_prompts > 0) {
-    const summary = detail === 'full' || visibleCount === report.total_prompts ? `${report.total_prompts} total` : `${visibleCount} shown / ${report.total_prompts} total`;
+    const summary =
+      detail === 'full' || visibleCount === report.total_prompts
+        ? `${report.total_prompts} total`
+        : `${visibleCount} shown / ${report.total_prompts} total`;
     lines.push('<details>', `<summary>💬 Prompts & Responses (${summary})</summary>`, '');
     const withPrompts = report.commits.filter((c) => (visible.get(c.sha)?.length ?? 0) > 0);
     if (withPrompts.length === 0) {

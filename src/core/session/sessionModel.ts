@@ -249,13 +249,24 @@ export class SessionModel {
     if (seen !== undefined && s?.seenKeys.has(seen)) return undefined;
     const time = this.timeOf(event, source);
     if (!s) {
-      s = { key, agent: event.agent, id: event.sessionId, transcriptPaths: [], turns: [], heartbeat: time, active: false, turnBase: 0, seenKeys: new Set() };
+      s = {
+        key,
+        agent: event.agent,
+        id: event.sessionId,
+        transcriptPaths: [],
+        turns: [],
+        heartbeat: time,
+        active: false,
+        turnBase: 0,
+        seenKeys: new Set(),
+      };
       this.sessions.set(key, s);
     }
     // re-deliveries are of recent events (the recorder's AppliedKeys guards the journal for good):
     // keep the newest keys only, so memory does not grow with the length of a session
     if (seen !== undefined) addBounded(s.seenKeys, seen, maxSeenKeys);
-    if (source.transcriptPath !== undefined && !s.transcriptPaths.includes(source.transcriptPath)) s.transcriptPaths.push(source.transcriptPath);
+    if (source.transcriptPath !== undefined && !s.transcriptPaths.includes(source.transcriptPath))
+      s.transcriptPaths.push(source.transcriptPath);
     s.heartbeat = Math.max(s.heartbeat, time);
     s.active = this.isActive(s.heartbeat);
     this.applyToSession(s, event, time);

@@ -28,7 +28,9 @@ export const claudeMaxDirNameLength = 200;
  */
 export function claudeProjectDirName(absPath: string): { name: string; truncated: boolean } {
   const full = absPath.replace(/[^A-Za-z0-9]/g, '-');
-  return full.length > claudeMaxDirNameLength ? { name: full.slice(0, claudeMaxDirNameLength), truncated: true } : { name: full, truncated: false };
+  return full.length > claudeMaxDirNameLength
+    ? { name: full.slice(0, claudeMaxDirNameLength), truncated: true }
+    : { name: full, truncated: false };
 }
 
 /**
@@ -37,8 +39,15 @@ export function claudeProjectDirName(absPath: string): { name: string; truncated
  * `-1`, `-2`… appended (not computed here).
  */
 export function geminiProjectSlug(absPath: string): string {
-  const base = absPath.replace(/[\\/]+$/, '').split(/[\\/]/).pop() ?? '';
-  const slug = base.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  const base =
+    absPath
+      .replace(/[\\/]+$/, '')
+      .split(/[\\/]/)
+      .pop() ?? '';
+  const slug = base
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
   return slug || 'project';
 }
 

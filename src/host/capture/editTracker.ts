@@ -66,7 +66,8 @@ export class EditTracker implements vscode.Disposable {
     const rel = path.relative(this.repo.root, uri.fsPath);
     if (!rel || rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
     const posix = rel.split(path.sep).join('/');
-    if (posix === '.git' || posix.startsWith('.git/') || posix.includes('/node_modules/') || posix.startsWith('node_modules/')) return undefined;
+    if (posix === '.git' || posix.startsWith('.git/') || posix.includes('/node_modules/') || posix.startsWith('node_modules/'))
+      return undefined;
     return posix;
   }
 

@@ -82,7 +82,12 @@ export class NoteCodeLensProvider implements vscode.CodeLensProvider<NoteCodeLen
     } else {
       title = `$(warning) ${vscode.l10n.t('invalid Agent Note')} · ${short}`;
     }
-    lens.command = { title, command: commands.showNote, arguments: [{ root: lens.root, sha: lens.sha }], tooltip: vscode.l10n.t('Show the Agent Note of {0}', short) };
+    lens.command = {
+      title,
+      command: commands.showNote,
+      arguments: [{ root: lens.root, sha: lens.sha }],
+      tooltip: vscode.l10n.t('Show the Agent Note of {0}', short),
+    };
     return lens;
   }
 

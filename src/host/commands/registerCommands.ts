@@ -46,12 +46,16 @@ export function registerCommands(services: Services): vscode.Disposable[] {
       } catch (e) {
         log.error(`${id} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
         const showLog = vscode.l10n.t('Show Log');
-        const pick = await vscode.window.showErrorMessage(vscode.l10n.t('Agent Note: {0}', e instanceof Error ? e.message : String(e)), showLog);
+        const pick = await vscode.window.showErrorMessage(
+          vscode.l10n.t('Agent Note: {0}', e instanceof Error ? e.message : String(e)),
+          showLog,
+        );
         if (pick === showLog) services.log.channel.show();
         return undefined;
       }
     };
-  const repoFor = (arg: CommitArg): RepositoryService | undefined => (arg.root ? services.registry.all.find((r) => r.root === arg.root) : undefined) ?? services.registry.current();
+  const repoFor = (arg: CommitArg): RepositoryService | undefined =>
+    (arg.root ? services.registry.all.find((r) => r.root === arg.root) : undefined) ?? services.registry.current();
   const noRepo = () => {
     const msg = vscode.l10n.t('Agent Note: open a git repository to see its notes.');
     void vscode.window.showInformationMessage(msg);
@@ -73,7 +77,15 @@ export function registerCommands(services: Services): vscode.Disposable[] {
           void vscode.window.showInformationMessage(msg);
           return msg;
         }
-        NotePanel.show(services.context.extensionUri, input, { openInTimeline: (s) => void vscode.commands.executeCommand(commands.showTimeline, { root: repo.root, sha: s }), openFile: (p) => void vscode.window.showTextDocument(vscode.Uri.file(path.join(repo.root, p))) }, log);
+        NotePanel.show(
+          services.context.extensionUri,
+          input,
+          {
+            openInTimeline: (s) => void vscode.commands.executeCommand(commands.showTimeline, { root: repo.root, sha: s }),
+            openFile: (p) => void vscode.window.showTextDocument(vscode.Uri.file(path.join(repo.root, p))),
+          },
+          log,
+        );
         return input;
       }),
     ),
@@ -175,13 +187,19 @@ async function pickCommit(repo: RepositoryService): Promise<string | undefined> 
       const n = d?.kind === 'valid' ? d.note : undefined;
       return {
         label: c.subject,
-        description: n ? `${vscode.l10n.t('{0}% AI', n.attribution.ai_ratio)} · ${agentDisplayName(n.agent)}` : vscode.l10n.t('invalid note'),
+        description: n
+          ? `${vscode.l10n.t('{0}% AI', n.attribution.ai_ratio)} · ${agentDisplayName(n.agent)}`
+          : vscode.l10n.t('invalid note'),
         detail: `${c.short} · ${c.author} · ${c.date.slice(0, 10)}`,
         sha: c.sha,
       };
     }),
   );
-  const pick = await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Pick a commit with an Agent Note'), matchOnDescription: true, matchOnDetail: true });
+  const pick = await vscode.window.showQuickPick(items, {
+    placeHolder: vscode.l10n.t('Pick a commit with an Agent Note'),
+    matchOnDescription: true,
+    matchOnDetail: true,
+  });
   return pick?.sha;
 }
 
@@ -193,7 +211,10 @@ async function pickBase(repo: RepositoryService, given?: string): Promise<string
   const branch = repo.branch;
   const items = existing.filter((c) => c !== branch);
   if (items.length === 0) {
-    return vscode.window.showInputBox({ prompt: vscode.l10n.t('Base revision for the PR report (commits in base..HEAD)'), value: 'HEAD~10' });
+    return vscode.window.showInputBox({
+      prompt: vscode.l10n.t('Base revision for the PR report (commits in base..HEAD)'),
+      value: 'HEAD~10',
+    });
   }
   if (items.length === 1) return items[0];
   return vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Base of the pull request') });

@@ -22,7 +22,11 @@ export class NoteHoverProvider implements vscode.HoverProvider {
     private readonly log: Logger,
   ) {}
 
-  async provideHover(document: vscode.TextDocument, position: vscode.Position, token: vscode.CancellationToken): Promise<vscode.Hover | undefined> {
+  async provideHover(
+    document: vscode.TextDocument,
+    position: vscode.Position,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.Hover | undefined> {
     if (document.uri.scheme !== 'file') return undefined;
     const repo = this.registry.forUri(document.uri);
     const head = repo?.headCommit;
@@ -42,13 +46,22 @@ export class NoteHoverProvider implements vscode.HoverProvider {
     }
   }
 
-  private async uncommittedHover(repo: RepositoryService, rel: string, document: vscode.TextDocument, line: number): Promise<vscode.Hover | undefined> {
+  private async uncommittedHover(
+    repo: RepositoryService,
+    rel: string,
+    document: vscode.TextDocument,
+    line: number,
+  ): Promise<vscode.Hover | undefined> {
     const ranges = await repo.recorder?.uncommittedAi(rel, document.getText());
     const r = ranges?.find((x) => x.start <= line && line <= x.end);
     if (!r) return undefined;
     const md = trustedMarkdown();
-    md.appendMarkdown(`**${vscode.l10n.t('Agent Note')}** · ${escapeMarkdown(agentDisplayName(r.agent))} · _${vscode.l10n.t('uncommitted')}_\n\n`);
-    md.appendMarkdown(`🤖 ${vscode.l10n.t('This line was written by the AI for the prompt:')} “${escapeMarkdown(firstLine(r.prompt, 160))}”\n\n`);
+    md.appendMarkdown(
+      `**${vscode.l10n.t('Agent Note')}** · ${escapeMarkdown(agentDisplayName(r.agent))} · _${vscode.l10n.t('uncommitted')}_\n\n`,
+    );
+    md.appendMarkdown(
+      `🤖 ${vscode.l10n.t('This line was written by the AI for the prompt:')} “${escapeMarkdown(firstLine(r.prompt, 160))}”\n\n`,
+    );
     md.appendMarkdown(`[$(list-tree) ${vscode.l10n.t('Open in Timeline')}](${commandUri(commands.showTimeline, [{ root: repo.root }])})`);
     return new vscode.Hover(md);
   }
@@ -71,7 +84,9 @@ export function renderNoteHover(info: LineNoteInfo, root: string, now = Date.now
   const short = info.sha.slice(0, 7);
   if (info.note?.kind !== 'valid') {
     md.appendMarkdown(`**${vscode.l10n.t('Agent Note')}** · \`${short}\`\n\n`);
-    md.appendMarkdown(`⚠️ ${vscode.l10n.t('This commit has a note that is not a valid Agent Note: {0}', escapeMarkdown(info.note?.reason ?? ''))}\n\n`);
+    md.appendMarkdown(
+      `⚠️ ${vscode.l10n.t('This commit has a note that is not a valid Agent Note: {0}', escapeMarkdown(info.note?.reason ?? ''))}\n\n`,
+    );
     md.appendMarkdown(`[${vscode.l10n.t('Show Note')}](${commandUri(commands.showNote, [{ root, sha: info.sha }])})`);
     return md;
   }
@@ -82,13 +97,19 @@ export function renderNoteHover(info: LineNoteInfo, root: string, now = Date.now
   if (note.model) head.push(`\`${note.model.replace(/`/g, '')}\``);
   md.appendMarkdown(`${head.join(' · ')}\n\n`);
   const lines = a.method === 'line' && a.lines ? ` (${vscode.l10n.t('{0}/{1} lines', a.lines.ai_added, a.lines.total_added)})` : '';
-  md.appendMarkdown(`${vscode.l10n.t('AI Ratio')} \`${ratioBar(a.ai_ratio)}\` **${a.ai_ratio}%** · ${vscode.l10n.t('method: {0}', a.method)}${lines}\n\n`);
+  md.appendMarkdown(
+    `${vscode.l10n.t('AI Ratio')} \`${ratioBar(a.ai_ratio)}\` **${a.ai_ratio}%** · ${vscode.l10n.t('method: {0}', a.method)}${lines}\n\n`,
+  );
   const when = info.commit?.authorTime ? ` · ${relativeTime(info.commit.authorTime, now, vscode.env.language)}` : '';
   md.appendMarkdown(`\`${short}\` ${escapeMarkdown(info.commit?.summary ?? '')}${when}\n\n`);
   if (info.aiLine === true) {
     const idx = info.range?.interaction;
     const p = idx !== null && idx !== undefined ? note.interactions[idx] : undefined;
-    md.appendMarkdown(p ? `🤖 ${vscode.l10n.t('This line was written by the AI — prompt {0}:', (idx ?? 0) + 1)} “${escapeMarkdown(firstLine(p.prompt, 160))}”\n\n` : `🤖 ${vscode.l10n.t('This line was written by the AI.')}\n\n`);
+    md.appendMarkdown(
+      p
+        ? `🤖 ${vscode.l10n.t('This line was written by the AI — prompt {0}:', (idx ?? 0) + 1)} “${escapeMarkdown(firstLine(p.prompt, 160))}”\n\n`
+        : `🤖 ${vscode.l10n.t('This line was written by the AI.')}\n\n`,
+    );
   } else if (info.aiLine === false) {
     md.appendMarkdown(`👤 ${vscode.l10n.t('This line was written by a person.')}\n\n`);
   }
@@ -96,7 +117,8 @@ export function renderNoteHover(info: LineNoteInfo, root: string, now = Date.now
     md.appendMarkdown(`**${vscode.l10n.t('Prompts ({0})', note.interactions.length)}**\n\n`);
     note.interactions.slice(0, 5).forEach((it, i) => {
       md.appendMarkdown(`${i + 1}. ${escapeMarkdown(firstLine(it.prompt, 120))}\n`);
-      for (const c of normalizeInteractionContexts(it).slice(0, 1)) md.appendMarkdown(`   📝 _${vscode.l10n.t('Context')}:_ ${escapeMarkdown(firstLine(c.text, 100))}\n`);
+      for (const c of normalizeInteractionContexts(it).slice(0, 1))
+        md.appendMarkdown(`   📝 _${vscode.l10n.t('Context')}:_ ${escapeMarkdown(firstLine(c.text, 100))}\n`);
     });
     if (note.interactions.length > 5) md.appendMarkdown(`\n${vscode.l10n.t('…and {0} more', note.interactions.length - 5)}\n`);
     md.appendMarkdown('\n');
@@ -108,14 +130,19 @@ export function renderNoteHover(info: LineNoteInfo, root: string, now = Date.now
     `[$(list-tree) ${vscode.l10n.t('Open in Timeline')}](${commandUri(commands.showTimeline, [{ root, sha: info.sha }])})`,
   ];
   const promptIdx = info.range?.interaction ?? (note.interactions.length ? 0 : null);
-  if (promptIdx !== null && promptIdx !== undefined) links.push(`[$(copy) ${vscode.l10n.t('Copy Prompt')}](${commandUri(commands.copyPrompt, [{ root, sha: info.sha, index: promptIdx }])})`);
+  if (promptIdx !== null && promptIdx !== undefined)
+    links.push(
+      `[$(copy) ${vscode.l10n.t('Copy Prompt')}](${commandUri(commands.copyPrompt, [{ root, sha: info.sha, index: promptIdx }])})`,
+    );
   md.appendMarkdown(links.join(' · '));
   return md;
 }
 
 /** Blame target of a document: dirty buffers are blamed with their contents, keyed by version. */
 export function lookupTarget(document: vscode.TextDocument, rel: string, head: string): LookupTarget {
-  return document.isDirty ? { rel, head, version: `d${document.version}`, contents: document.getText() } : { rel, head, version: `s${document.version}` };
+  return document.isDirty
+    ? { rel, head, version: `d${document.version}`, contents: document.getText() }
+    : { rel, head, version: `s${document.version}` };
 }
 
 /** Repo-relative POSIX path of a file inside `root`, else undefined (never inside .git). */

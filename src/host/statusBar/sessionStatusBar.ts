@@ -22,7 +22,10 @@ export class SessionStatusBar implements vscode.Disposable {
     this.item = vscode.window.createStatusBarItem('agentNote.session', vscode.StatusBarAlignment.Left, 50);
     this.item.name = vscode.l10n.t('Agent Note Session');
     this.item.command = commands.showTimeline;
-    this.disposables.push(this.item, vscode.window.onDidChangeActiveTextEditor(() => this.update()));
+    this.disposables.push(
+      this.item,
+      vscode.window.onDidChangeActiveTextEditor(() => this.update()),
+    );
     // idle state is time-based: re-evaluate every 30 s
     this.timer = setInterval(() => this.update(), 30_000);
     this.update();
@@ -57,8 +60,12 @@ export class SessionStatusBar implements vscode.Disposable {
     const prompts = session.turns.filter((t) => t.prompt !== undefined).length;
     const files = new Set(session.turns.flatMap((t) => t.files)).size;
     const name = agentDisplayName(session.agent);
-    const icon = session.active ? agentIcons[session.agent] ?? 'hubot' : 'circle-outline';
-    const parts = [name, prompts === 1 ? vscode.l10n.t('1 prompt') : vscode.l10n.t('{0} prompts', prompts), files === 1 ? vscode.l10n.t('1 file') : vscode.l10n.t('{0} files', files)];
+    const icon = session.active ? (agentIcons[session.agent] ?? 'hubot') : 'circle-outline';
+    const parts = [
+      name,
+      prompts === 1 ? vscode.l10n.t('1 prompt') : vscode.l10n.t('{0} prompts', prompts),
+      files === 1 ? vscode.l10n.t('1 file') : vscode.l10n.t('{0} files', files),
+    ];
     if (!session.active) parts.push(vscode.l10n.t('idle'));
     // every property change re-sends the whole item (its Markdown tooltip included): change only what changed
     const text = `$(${icon}) ${parts.join(' · ')}`;
@@ -91,13 +98,19 @@ export class SessionStatusBar implements vscode.Disposable {
     this.tooltipAt = Date.now();
     const name = agentDisplayName(session.agent);
     const md = new vscode.MarkdownString('', true);
-    md.appendMarkdown(`**${escapeMarkdown(name)}**${session.model ? ` · \`${session.model.replace(/`/g, '')}\`` : ''} · ${session.active ? vscode.l10n.t('active') : vscode.l10n.t('idle')} · ${relativeTime(session.heartbeat, Date.now(), vscode.env.language)}\n\n`);
+    md.appendMarkdown(
+      `**${escapeMarkdown(name)}**${session.model ? ` · \`${session.model.replace(/`/g, '')}\`` : ''} · ${session.active ? vscode.l10n.t('active') : vscode.l10n.t('idle')} · ${relativeTime(session.heartbeat, Date.now(), vscode.env.language)}\n\n`,
+    );
     const last = [...session.turns].reverse().find((t) => t.prompt);
     if (last?.prompt) md.appendMarkdown(`${vscode.l10n.t('Last prompt:')} “${escapeMarkdown(firstLine(last.prompt, 160))}”\n\n`);
     const pending = repo.recorder?.timelineEdits().filter((e) => e.origin === 'ai' && e.time > (repo.headTime ?? 0)) ?? [];
     const pendingFiles = new Set(pending.map((e) => e.file));
     const added = pending.reduce((s, e) => s + (e.added ?? 0), 0);
-    md.appendMarkdown(pendingFiles.size ? vscode.l10n.t('AI edits pending commit: {0} lines added in {1} files', added, pendingFiles.size) : vscode.l10n.t('No AI edits pending commit.'));
+    md.appendMarkdown(
+      pendingFiles.size
+        ? vscode.l10n.t('AI edits pending commit: {0} lines added in {1} files', added, pendingFiles.size)
+        : vscode.l10n.t('No AI edits pending commit.'),
+    );
     md.appendMarkdown(`\n\n${vscode.l10n.t('Click to open the session timeline.')}`);
     if (md.value === this.tooltipValue) return;
     this.tooltipValue = md.value;

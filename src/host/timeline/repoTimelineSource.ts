@@ -20,13 +20,31 @@ export class RepoTimelineSource implements TimelineDataSource {
     const entries: TimelineEntry[] = [];
     for (const s of repo.recorder?.sessions.list() ?? []) {
       const started = s.turns[0]?.time ?? s.heartbeat;
-      sessions.push({ key: s.key, agent: s.agent, sessionId: s.id, model: s.model ?? null, startedAt: iso(started), lastActivityAt: iso(s.heartbeat), active: s.active });
+      sessions.push({
+        key: s.key,
+        agent: s.agent,
+        sessionId: s.id,
+        model: s.model ?? null,
+        startedAt: iso(started),
+        lastActivityAt: iso(s.heartbeat),
+        active: s.active,
+      });
       for (const t of s.turns) {
         if (t.prompt === undefined) continue;
-        entries.push({ kind: 'prompt', id: `p:${s.key}:${t.index}`, time: iso(t.time), sessionKey: s.key, turn: t.index, firstLine: firstLine(t.prompt, 200), text: t.prompt, response: t.response ? cut(t.response, 600) : null });
+        entries.push({
+          kind: 'prompt',
+          id: `p:${s.key}:${t.index}`,
+          time: iso(t.time),
+          sessionKey: s.key,
+          turn: t.index,
+          firstLine: firstLine(t.prompt, 200),
+          text: t.prompt,
+          response: t.response ? cut(t.response, 600) : null,
+        });
       }
     }
-    const sessionKeyOf = (agent?: string, id?: string) => (agent && id ? sessions.find((x) => x.agent === agent && x.sessionId === id)?.key ?? null : null);
+    const sessionKeyOf = (agent?: string, id?: string) =>
+      agent && id ? (sessions.find((x) => x.agent === agent && x.sessionId === id)?.key ?? null) : null;
     for (const e of repo.recorder?.timelineEdits() ?? []) {
       if (e.origin === 'other') continue;
       entries.push({
@@ -65,7 +83,11 @@ export class RepoTimelineSource implements TimelineDataSource {
   }
 
   onDidChange(listener: () => void): { dispose(): unknown } {
-    return vscode.Disposable.from(this.repo.onDidChangeSessions(listener), this.repo.onDidChangeNotes(listener), this.repo.onDidMoveHead(listener));
+    return vscode.Disposable.from(
+      this.repo.onDidChangeSessions(listener),
+      this.repo.onDidChangeNotes(listener),
+      this.repo.onDidMoveHead(listener),
+    );
   }
 
   async openEditDiff(editId: string): Promise<void> {
@@ -74,7 +96,12 @@ export class RepoTimelineSource implements TimelineDataSource {
     if (!e?.preBlob || !e.postBlob) throw new Error(vscode.l10n.t('No content was captured for this edit.'));
     const left = BlobContentProvider.uri(this.repo.root, e.preBlob, e.file);
     const right = BlobContentProvider.uri(this.repo.root, e.postBlob, e.file);
-    await vscode.commands.executeCommand('vscode.diff', left, right, vscode.l10n.t('{0} (edit by {1})', e.file, e.origin === 'ai' ? (e.agent ?? 'AI') : vscode.l10n.t('you')));
+    await vscode.commands.executeCommand(
+      'vscode.diff',
+      left,
+      right,
+      vscode.l10n.t('{0} (edit by {1})', e.file, e.origin === 'ai' ? (e.agent ?? 'AI') : vscode.l10n.t('you')),
+    );
   }
 
   async openNote(sha: string): Promise<void> {

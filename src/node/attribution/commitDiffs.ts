@@ -57,7 +57,10 @@ export interface EditPairInput {
   pairId?: string;
 }
 
-const blobIdSchema = z.string().transform((s) => s.toLowerCase()).pipe(z.string().regex(hexId));
+const blobIdSchema = z
+  .string()
+  .transform((s) => s.toLowerCase())
+  .pipe(z.string().regex(hexId));
 const countSchema = z.number().int().nonnegative().optional();
 const editPairInputSchema = z.object({
   file: z.string().min(1),
@@ -187,7 +190,10 @@ export class CommitDiffs {
     // the paths of the (cached) --raw listing are the same, in the same order
     if (this.blobsCache.has(sha)) return (await this.commitBlobs(sha)).map((e) => e.path);
     const out = await this.git.runBuffer(['diff-tree', '-z', '--root', '--no-commit-id', '--name-only', '-r', '--no-renames', sha]);
-    return out.toString('utf8').split('\0').filter((p) => p.length > 0);
+    return out
+      .toString('utf8')
+      .split('\0')
+      .filter((p) => p.length > 0);
   }
 
   /** Parent/committed blob per path (`diff-tree --raw -z --root -r`); the all-zero id maps to the empty blob. */
@@ -203,7 +209,17 @@ export class CommitDiffs {
   }
 
   private async readCommitBlobs(sha: string): Promise<CommitBlobEntry[]> {
-    const out = await this.git.runBuffer(['diff-tree', '--raw', '-z', '--root', '--no-commit-id', '-r', '--no-renames', '--no-abbrev', sha]);
+    const out = await this.git.runBuffer([
+      'diff-tree',
+      '--raw',
+      '-z',
+      '--root',
+      '--no-commit-id',
+      '-r',
+      '--no-renames',
+      '--no-abbrev',
+      sha,
+    ]);
     const tokens = out.toString('utf8').split('\0');
     // SHA-256 repositories: learn their empty blob id from git (SHA-1 uses the constant).
     if (tokens.some((t) => /^:\d+ \d+ [0-9a-f]{64} /.test(t))) await this.ensureEmptyBlob();
@@ -296,7 +312,9 @@ export class CommitDiffs {
     }
     if (todo.size < minBatchPairs) return;
     const batch = this.diffBatch([...todo.values()]);
-    batch.catch((e: unknown) => this.log.debug(`[attribution] batched pair diff failed, diffing pairs one by one: ${e instanceof Error ? e.message : String(e)}`));
+    batch.catch((e: unknown) =>
+      this.log.debug(`[attribution] batched pair diff failed, diffing pairs one by one: ${e instanceof Error ? e.message : String(e)}`),
+    );
     for (const key of todo.keys()) this.batched.set(key, batch);
   }
 
@@ -312,9 +330,12 @@ export class CommitDiffs {
     const entry = (id: string, name: string): string => `100644 blob ${id}\t${name}`;
     const left = pairs.map(([a, b]) => entry(a, `${a}-${b}`));
     const right = pairs.map(([a, b]) => entry(b, `${a}-${b}`));
-    const trees = (await this.git.run(['mktree', '--batch'], { input: `${left.join('\n')}\n\n${right.join('\n')}\n` })).split('\n').filter((l) => l.length > 0);
+    const trees = (await this.git.run(['mktree', '--batch'], { input: `${left.join('\n')}\n\n${right.join('\n')}\n` }))
+      .split('\n')
+      .filter((l) => l.length > 0);
     const [leftTree, rightTree] = trees;
-    if (trees.length !== 2 || !hexId.test(leftTree) || !hexId.test(rightTree)) throw new GitError('failed', 'git mktree --batch returned an unexpected answer');
+    if (trees.length !== 2 || !hexId.test(leftTree) || !hexId.test(rightTree))
+      throw new GitError('failed', 'git mktree --batch returned an unexpected answer');
     this.git.counters.inc('attribution.batchedPairDiffs', pairs.length);
     const out = await this.git.runBuffer(['diff-tree', '--patch', '--no-renames', ...pinnedDiffArgs, leftTree, rightTree]);
     const hunks = new Map<string, DiffHunk[]>();
@@ -335,7 +356,9 @@ export class CommitDiffs {
     const ask = unique.filter((e) => e !== this.emptyBlob);
     if (unique.includes(this.emptyBlob)) info.set(this.emptyBlob, { id: this.emptyBlob, type: 'blob', size: 0 });
     if (ask.length === 0) return info;
-    const out = await this.git.run(['cat-file', '--batch-check=%(objectname) %(objecttype) %(objectsize)'], { input: ask.join('\n') + '\n' });
+    const out = await this.git.run(['cat-file', '--batch-check=%(objectname) %(objecttype) %(objectsize)'], {
+      input: ask.join('\n') + '\n',
+    });
     const lines = out.split('\n');
     ask.forEach((expr, i) => {
       const m = /^([0-9a-f]+) (\S+) (\d+)$/.exec(lines[i] ?? '');
@@ -496,7 +519,9 @@ export async function analyzeCommit(
   const headerIds = entries
     .filter((e) => !e.submodule && e.committedBlob !== diffs.emptyBlob && !isGeneratedPath(e.path))
     .map((e) => e.committedBlob);
-  const big = entries.filter((e) => !e.submodule && Math.max(sizes.get(e.parentBlob) ?? 0, sizes.get(e.committedBlob) ?? 0) > diffs.maxBlobBytes);
+  const big = entries.filter(
+    (e) => !e.submodule && Math.max(sizes.get(e.parentBlob) ?? 0, sizes.get(e.committedBlob) ?? 0) > diffs.maxBlobBytes,
+  );
   for (const e of big) headerIds.push(e.parentBlob, e.committedBlob);
   if (ignoreBlob) headerIds.push(ignoreBlob);
   const headers = await diffs.blobHeaders(headerIds, sizes, new Set(ignoreBlob ? [ignoreBlob] : []));
@@ -543,7 +568,13 @@ export async function analyzeCommit(
     entries.flatMap((e) => {
       if (!diffed.has(e.path)) return [];
       return (pairsByFile.get(e.path) ?? [])
-        .filter((p) => p.preBlob && [p.preBlob, p.postBlob, e.committedBlob].every((id) => sizes.get(id) !== undefined && (sizes.get(id) ?? 0) <= diffs.maxBlobBytes))
+        .filter(
+          (p) =>
+            p.preBlob &&
+            [p.preBlob, p.postBlob, e.committedBlob].every(
+              (id) => sizes.get(id) !== undefined && (sizes.get(id) ?? 0) <= diffs.maxBlobBytes,
+            ),
+        )
         .flatMap((p) => [[p.preBlob as string, e.committedBlob] as const, [p.postBlob, e.committedBlob] as const]);
     }),
   );
@@ -600,7 +631,17 @@ export async function analyzeCommit(
       // i.e. no hunks — exactly what git would answer, without reading the blobs.
       const binaryCommitted = big.includes(e) && (headers.get(e.committedBlob)?.includes(0) ?? false);
       input.pairs = binaryCommitted
-        ? list.filter((p) => p.preBlob).map((p) => ({ pairId: p.pairId, preBlob: p.preBlob as string, postBlob: p.postBlob, diff2: [], diff3: [], interactionKey: p.interactionKey, agent: p.agent }))
+        ? list
+            .filter((p) => p.preBlob)
+            .map((p) => ({
+              pairId: p.pairId,
+              preBlob: p.preBlob as string,
+              postBlob: p.postBlob,
+              diff2: [],
+              diff3: [],
+              interactionKey: p.interactionKey,
+              agent: p.agent,
+            }))
         : await fullPairs(diffs, e, list, sizes, degraded);
     }
     files.push(input);
@@ -636,8 +677,19 @@ async function fullPairs(
       continue;
     }
     try {
-      const [diff2, diff3] = await Promise.all([diffs.blobDiff(p.preBlob, entry.committedBlob), diffs.blobDiff(p.postBlob, entry.committedBlob)]);
-      out.push({ pairId: p.pairId, preBlob: p.preBlob, postBlob: p.postBlob, diff2, diff3, interactionKey: p.interactionKey, agent: p.agent });
+      const [diff2, diff3] = await Promise.all([
+        diffs.blobDiff(p.preBlob, entry.committedBlob),
+        diffs.blobDiff(p.postBlob, entry.committedBlob),
+      ]);
+      out.push({
+        pairId: p.pairId,
+        preBlob: p.preBlob,
+        postBlob: p.postBlob,
+        diff2,
+        diff3,
+        interactionKey: p.interactionKey,
+        agent: p.agent,
+      });
     } catch {
       degraded.push({ reason: 'pairDiffFailed', path: entry.path, pairId: p.pairId });
     }

@@ -113,7 +113,10 @@ export class BlobStore {
     try {
       await Promise.all(buffers.map((b, i) => writeFile(path.join(dir, String(i)), b, { mode: 0o600 })));
       if (verbatim.length > 0) {
-        const ids = await this.hashObject(['--no-filters', '--stdin-paths'], verbatim.map((i) => cQuote(path.join(dir, String(i)))).join('\n') + '\n');
+        const ids = await this.hashObject(
+          ['--no-filters', '--stdin-paths'],
+          verbatim.map((i) => cQuote(path.join(dir, String(i)))).join('\n') + '\n',
+        );
         verbatim.forEach((i, k) => (out[i] = ids[k]));
       }
       for (const [p, idx] of byPath) {
@@ -159,7 +162,10 @@ export class BlobStore {
       const dir = await mkdtemp(path.join(os.tmpdir(), 'agentnote-links-'));
       try {
         await Promise.all(links.map((l, k) => writeFile(path.join(dir, String(k)), l.target)));
-        const ids = await this.hashObject(['--no-filters', '--stdin-paths'], links.map((_, k) => cQuote(path.join(dir, String(k)))).join('\n') + '\n');
+        const ids = await this.hashObject(
+          ['--no-filters', '--stdin-paths'],
+          links.map((_, k) => cQuote(path.join(dir, String(k)))).join('\n') + '\n',
+        );
         links.forEach((l, k) => (out[l.index] = ids[k]));
       } finally {
         await rm(dir, { recursive: true, force: true });
@@ -270,7 +276,9 @@ export class BlobStore {
       /* the exit handler restarts or fails the requests */
     });
     child.on('error', (e) => this.onReaderExit(child, e));
-    child.on('close', (code, signal) => this.onReaderExit(child, new GitError('failed', `git cat-file --batch exited (${code ?? signal})`)));
+    child.on('close', (code, signal) =>
+      this.onReaderExit(child, new GitError('failed', `git cat-file --batch exited (${code ?? signal})`)),
+    );
     return child;
   }
 

@@ -104,7 +104,10 @@ export class GitRunner {
   /** At most `maxConcurrentProcesses` git processes of this runner at once. */
   private readonly slots: Limiter;
 
-  constructor(readonly cwd: string, opts: GitRunnerOptions = {}) {
+  constructor(
+    readonly cwd: string,
+    opts: GitRunnerOptions = {},
+  ) {
     this.gitPath = opts.gitPath ?? 'git';
     this.timeoutMs = opts.timeoutMs ?? 30_000;
     this.log = opts.log ?? nullLogger;

@@ -214,7 +214,10 @@ export async function hookStatus(git: GitRunner, opts: HookOptions = {}): Promis
  * `<hook>.agentnote-backup` and chained; if that backup name is taken the hook is left alone
  * (`conflict`). CLI-managed hooks are left alone (`skippedCli`).
  */
-export async function installHooks(git: GitRunner, opts: HookOptions = {}): Promise<{ hooksDir: string; results: Partial<Record<ManagedHookName, InstallOutcome>> }> {
+export async function installHooks(
+  git: GitRunner,
+  opts: HookOptions = {},
+): Promise<{ hooksDir: string; results: Partial<Record<ManagedHookName, InstallOutcome>> }> {
   const log = opts.log ?? nullLogger;
   const hooksDir = await resolveHooksDir(git);
   await mkdir(hooksDir, { recursive: true });
@@ -249,7 +252,10 @@ export async function installHooks(git: GitRunner, opts: HookOptions = {}): Prom
 }
 
 /** Removes our hooks and restores the chained originals exactly; other hooks are not touched. */
-export async function removeHooks(git: GitRunner, opts: HookOptions = {}): Promise<{ hooksDir: string; results: Partial<Record<ManagedHookName, RemoveOutcome>> }> {
+export async function removeHooks(
+  git: GitRunner,
+  opts: HookOptions = {},
+): Promise<{ hooksDir: string; results: Partial<Record<ManagedHookName, RemoveOutcome>> }> {
   const log = opts.log ?? nullLogger;
   const hooksDir = await resolveHooksDir(git);
   const results: Partial<Record<ManagedHookName, RemoveOutcome>> = {};

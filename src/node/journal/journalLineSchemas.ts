@@ -55,9 +55,20 @@ export const preBlobLineSchema = z
 const eventBase = { session_id: z.string().optional().default(''), timestamp: z.string().optional().default('') };
 
 export const eventLineSchema = z.discriminatedUnion('event', [
-  z.object({ event: z.literal('session_start'), ...eventBase, agent: z.string().optional().default(''), model: nullableString }).passthrough(),
   z
-    .object({ event: z.literal('prompt'), ...eventBase, prompt_id: z.string().nullish().transform((v) => v ?? ''), turn, model: nullableString })
+    .object({ event: z.literal('session_start'), ...eventBase, agent: z.string().optional().default(''), model: nullableString })
+    .passthrough(),
+  z
+    .object({
+      event: z.literal('prompt'),
+      ...eventBase,
+      prompt_id: z
+        .string()
+        .nullish()
+        .transform((v) => v ?? ''),
+      turn,
+      model: nullableString,
+    })
     .passthrough(),
   z.object({ event: z.literal('response'), ...eventBase, turn, response: nullableString }).passthrough(),
   z.object({ event: z.literal('stop'), ...eventBase, turn, response: nullableString }).passthrough(),
@@ -77,7 +88,20 @@ export const committedPairLineSchema = z
 /** Key order of each line kind as the CLI writes it; optional keys are omitted when undefined. */
 export const journalKeyOrder = {
   prompt: ['event', 'timestamp', 'prompt', 'prompt_id', 'turn'],
-  change: ['event', 'timestamp', 'tool', 'file', 'session_id', 'turn', 'prompt_id', 'blob', 'change_id', 'edit_added', 'edit_deleted', 'tool_use_id'],
+  change: [
+    'event',
+    'timestamp',
+    'tool',
+    'file',
+    'session_id',
+    'turn',
+    'prompt_id',
+    'blob',
+    'change_id',
+    'edit_added',
+    'edit_deleted',
+    'tool_use_id',
+  ],
   preBlob: ['event', 'turn', 'prompt_id', 'file', 'blob', 'tool_use_id'],
   committedPair: ['turn', 'prompt_id', 'file', 'prompt_scope', 'change_id', 'tool_use_id'],
   event: {

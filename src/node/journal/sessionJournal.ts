@@ -234,7 +234,10 @@ export class SessionJournal {
   async listSessionIds(): Promise<string[]> {
     try {
       const entries = await readdir(this.sessionsDir, { withFileTypes: true });
-      return entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+      return entries
+        .filter((e) => e.isDirectory())
+        .map((e) => e.name)
+        .sort();
     } catch {
       return [];
     }
@@ -329,7 +332,10 @@ export class JournalSession {
           held = true;
         } catch (e) {
           if (!isErrno(e, 'EEXIST')) throw e;
-          const age = await stat(file).then((st) => Date.now() - st.mtimeMs, () => 0);
+          const age = await stat(file).then(
+            (st) => Date.now() - st.mtimeMs,
+            () => 0,
+          );
           if (age > staleLockMs) {
             await unlink(file).catch(() => undefined);
             this.journal.counters.inc('journal.staleLocksBroken');
@@ -438,7 +444,10 @@ export class JournalSession {
   readCurrent(stem: 'pre_blobs'): Promise<JournalRead<PreBlobLine>>;
   readCurrent(stem: RotatedStem): Promise<JournalRead<PromptLine | ChangeLine | PreBlobLine>> {
     const schema = stem === 'prompts' ? promptLineSchema : stem === 'changes' ? changeLineSchema : preBlobLineSchema;
-    return this.readFiles([path.join(this.dir, `${stem}.jsonl`)], schema as z.ZodType<PromptLine | ChangeLine | PreBlobLine, z.ZodTypeDef, unknown>);
+    return this.readFiles(
+      [path.join(this.dir, `${stem}.jsonl`)],
+      schema as z.ZodType<PromptLine | ChangeLine | PreBlobLine, z.ZodTypeDef, unknown>,
+    );
   }
 
   readEvents(): Promise<JournalRead<EventLine>> {

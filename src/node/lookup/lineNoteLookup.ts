@@ -54,7 +54,10 @@ export class LineNoteLookup {
   }
 
   async lookup(target: LookupTarget, line: number): Promise<LineNoteInfo | undefined> {
-    const [noted, bl] = await Promise.all([this.notes.listNotedCommits(), this.blame.blameLine(target.rel, target.head, target.version, line, target.contents)]);
+    const [noted, bl] = await Promise.all([
+      this.notes.listNotedCommits(),
+      this.blame.blameLine(target.rel, target.head, target.version, line, target.contents),
+    ]);
     if (!bl) return undefined;
     const { line: l, commit } = bl;
     const pathInCommit = commit?.filename || target.rel;
@@ -68,7 +71,10 @@ export class LineNoteLookup {
 
   /** Contiguous blocks of lines from the same noted commit (for CodeLens). */
   async notedBlocks(target: LookupTarget): Promise<{ sha: string; start: number; end: number; commit: BlameCommitInfo | undefined }[]> {
-    const [noted, result] = await Promise.all([this.notes.listNotedCommits(), this.blame.blameFile(target.rel, target.head, target.version, target.contents)]);
+    const [noted, result] = await Promise.all([
+      this.notes.listNotedCommits(),
+      this.blame.blameFile(target.rel, target.head, target.version, target.contents),
+    ]);
     if (!result) return [];
     return blameBlocks(result.lines)
       .filter((b) => noted.has(b.sha))
@@ -77,7 +83,11 @@ export class LineNoteLookup {
 }
 
 /** Whether the note's per-line ranges say that line `origLine` of `path` was AI-written. */
-export function lineInNote(note: DecodedNote | undefined, path: string, origLine: number): { aiLine: boolean | undefined; range: NoteAiRange | undefined } {
+export function lineInNote(
+  note: DecodedNote | undefined,
+  path: string,
+  origLine: number,
+): { aiLine: boolean | undefined; range: NoteAiRange | undefined } {
   if (note?.kind !== 'valid') return { aiLine: undefined, range: undefined };
   const file = note.note.files.find((f) => f.path === path);
   if (!file) return { aiLine: undefined, range: undefined };

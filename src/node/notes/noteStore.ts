@@ -276,11 +276,20 @@ export class NoteStore {
   }
 
   /** Creates the next notes commit on a private temporary ref and returns its id. */
-  private async buildNotesCommit(old: string | undefined, sha: string, sourceArgs: string[], input: string | undefined, overwrite: boolean): Promise<string> {
+  private async buildNotesCommit(
+    old: string | undefined,
+    sha: string,
+    sourceArgs: string[],
+    input: string | undefined,
+    overwrite: boolean,
+  ): Promise<string> {
     const tmp = `refs/notes/tmp/agentnote-${process.pid}-${randomBytes(6).toString('hex')}`;
     try {
       if (old) await this.git.run(['update-ref', '--no-deref', tmp, old, '']);
-      await this.git.run(['notes', `--ref=${tmp}`, 'add', ...(overwrite ? ['-f'] : []), ...sourceArgs, sha], input !== undefined ? { input } : { okExitCodes: [] });
+      await this.git.run(
+        ['notes', `--ref=${tmp}`, 'add', ...(overwrite ? ['-f'] : []), ...sourceArgs, sha],
+        input !== undefined ? { input } : { okExitCodes: [] },
+      );
       const next = (await this.git.run(['rev-parse', '--verify', tmp], { okExitCodes: [] })).trim();
       if (!fullSha.test(next)) throw new GitError('failed', 'temporary notes ref did not resolve');
       return next;

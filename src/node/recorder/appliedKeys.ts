@@ -30,7 +30,10 @@ export class AppliedKeys {
   ) {}
 
   /** Loads the state saved at `file` (missing or unreadable: empty, counted as `recorder.keysUnreadable`). */
-  static async load(file: string, opts: { log?: Logger; counters?: Counters; maxExactKeys?: number; maxFiles?: number } = {}): Promise<AppliedKeys> {
+  static async load(
+    file: string,
+    opts: { log?: Logger; counters?: Counters; maxExactKeys?: number; maxFiles?: number } = {},
+  ): Promise<AppliedKeys> {
     const keys = new AppliedKeys(file, opts.log ?? nullLogger, opts.maxExactKeys ?? 5000, opts.maxFiles ?? 2000);
     let text: string | undefined;
     try {

@@ -6,7 +6,14 @@ import { attributionInputFrom, buildNote, type RedactFn } from '../../core/notes
 import { encodeNote } from '../../core/notes/noteCodec';
 import { countRedactionMarkers } from '../../core/redaction/redactor';
 import { markerToCommittedPairLine } from '../../core/notes/promptWindow';
-import { EditCapture, recordContent, type AgentClaim, type CaptureOutput, type ContentTransition, type EditCaptureOptions } from '../../core/capture/editCapture';
+import {
+  EditCapture,
+  recordContent,
+  type AgentClaim,
+  type CaptureOutput,
+  type ContentTransition,
+  type EditCaptureOptions,
+} from '../../core/capture/editCapture';
 import { agentIds, type AgentEvent, type AgentId, type EditEvent } from '../../core/model/agentEvents';
 import type { CommittedPairLine, EventLine } from '../../core/model/journal';
 import { type Clock, Counters, type Logger, systemClock } from '../../core/ports';
@@ -139,7 +146,12 @@ interface ExtIndex<T> {
  * `cached` if the ext file still has its size, else `build()` re-read: one stat per use instead of
  * reading a file that grows with every turn.
  */
-async function freshExtIndex<T>(js: JournalSession, name: string, cached: ExtIndex<T> | undefined, build: () => Promise<T>): Promise<ExtIndex<T>> {
+async function freshExtIndex<T>(
+  js: JournalSession,
+  name: string,
+  cached: ExtIndex<T> | undefined,
+  build: () => Promise<T>,
+): Promise<ExtIndex<T>> {
   const size = await js.extSize(name);
   return cached?.size === size ? cached : { size, value: await build() };
 }
@@ -339,7 +351,13 @@ export class RepositoryRecorder {
         const agentOf = new Map(pairs.map((p) => [p.interactionKey, p.agent] as const));
         ranges = attributed.ranges.map((r) => {
           const key = r.interactionKey ?? latest.interactionKey;
-          return { start: r.start, end: r.end, interactionKey: key, agent: agentOf.get(key) ?? latest.agent, prompt: index.prompts.get(key) ?? '' };
+          return {
+            start: r.start,
+            end: r.end,
+            interactionKey: key,
+            agent: agentOf.get(key) ?? latest.agent,
+            prompt: index.prompts.get(key) ?? '',
+          };
         });
       }
       if (this.uncommittedCache.size >= 200) this.uncommittedCache.delete(this.uncommittedCache.keys().next().value as string);
@@ -355,7 +373,9 @@ export class RepositoryRecorder {
   /** AI, human and other edits within the retention period, oldest first (newest last). A new array; the records are frozen. */
   timelineEdits(): TimelineEditRecord[] {
     const cutoff = this.clock.now() - this.ttlMs;
-    return this.timeline.length > 0 && this.timeline[0].time < cutoff ? this.timeline.filter((e) => e.time >= cutoff) : this.timeline.slice();
+    return this.timeline.length > 0 && this.timeline[0].time < cutoff
+      ? this.timeline.filter((e) => e.time >= cutoff)
+      : this.timeline.slice();
   }
 
   /** Finishes queued work and stops the blob reader. */
@@ -427,7 +447,15 @@ export class RepositoryRecorder {
           js.readTranscriptPath(),
         ]);
         const heartbeat = (await js.readHeartbeat()) ?? 0;
-        const live: LiveSession = { agent, id, js, promptIds: new Map(), lastResponse: responseDigests(responsesByTurn(events.entries)), started: true, heartbeat };
+        const live: LiveSession = {
+          agent,
+          id,
+          js,
+          promptIds: new Map(),
+          lastResponse: responseDigests(responsesByTurn(events.entries)),
+          started: true,
+          heartbeat,
+        };
         if (transcriptPath) live.transcriptPath = transcriptPath;
         for (const p of prompts.entries) if (p.prompt_id && !live.promptIds.has(p.turn)) live.promptIds.set(p.turn, p.prompt_id);
         this.live.set(`${agent}:${id}`, live);
@@ -460,12 +488,17 @@ export class RepositoryRecorder {
   ): void {
     const models = events.map((e) => ('model' in e ? e.model : null));
     const model = models.find((m, i) => events[i].event === 'session_start' && m) ?? models.find((m) => m) ?? undefined;
-    const byTurn = [...new Map(prompts.map((p) => [p.turn, p] as const)).values()].filter((p) => p.turn > 0).sort((a, b) => a.turn - b.turn);
+    const byTurn = [...new Map(prompts.map((p) => [p.turn, p] as const)).values()]
+      .filter((p) => p.turn > 0)
+      .sort((a, b) => a.turn - b.turn);
     const responses = responsesByTurn(events);
     const recordIds = new Map(promptExt.filter((r) => r.recordId).map((r) => [r.turn, r.recordId as string] as const));
     const source = { ...(transcriptPath ? { transcriptPath } : {}), ...(heartbeat > 0 ? { fileTimeMs: heartbeat } : {}) };
     const base = { agent, sessionId: id };
-    this.sessions.apply({ ...base, kind: 'session', ...(model ? { model } : {}), ...(byTurn.length > 0 ? { priorTurns: byTurn[0].turn - 1 } : {}) }, source);
+    this.sessions.apply(
+      { ...base, kind: 'session', ...(model ? { model } : {}), ...(byTurn.length > 0 ? { priorTurns: byTurn[0].turn - 1 } : {}) },
+      source,
+    );
     const applyActivity = (turn: number) => {
       for (const a of activity) {
         if (a.turn !== turn) continue;
@@ -473,21 +506,27 @@ export class RepositoryRecorder {
         // edits outside the repository were journaled without a path: they only count as tool use
         if (a.kind === 'tool' || !a.file) this.sessions.apply({ ...base, kind: 'tool', tool: a.tool, timestamp }, source);
         else
-          this.sessions.apply({
-            ...base,
-            kind: 'edit',
-            tool: a.tool,
-            file: path.join(this.root, ...a.file.split('/')),
-            timestamp,
-            ...(a.failed ? { failed: true } : {}),
-          }, source);
+          this.sessions.apply(
+            {
+              ...base,
+              kind: 'edit',
+              tool: a.tool,
+              file: path.join(this.root, ...a.file.split('/')),
+              timestamp,
+              ...(a.failed ? { failed: true } : {}),
+            },
+            source,
+          );
       }
     };
     applyActivity(0);
     for (const p of byTurn) {
       this.sessions.reserveTurns(agent, id, p.turn - 1);
       const recordId = recordIds.get(p.turn);
-      this.sessions.apply({ ...base, kind: 'prompt', text: p.prompt, ...(p.timestamp ? { timestamp: p.timestamp } : {}), ...(recordId ? { recordId } : {}) }, source);
+      this.sessions.apply(
+        { ...base, kind: 'prompt', text: p.prompt, ...(p.timestamp ? { timestamp: p.timestamp } : {}), ...(recordId ? { recordId } : {}) },
+        source,
+      );
       const response = responses.get(p.turn);
       if (response) this.sessions.apply({ ...base, kind: 'response', text: response, mergeKey: `journal:${p.turn}` }, source);
       applyActivity(p.turn);
@@ -496,9 +535,14 @@ export class RepositoryRecorder {
 
   // ── transcript events ──
 
-  private async applyBatch(batch: readonly { event: AgentEvent; key: string; transcriptPath?: string; fileTimeMs?: number }[]): Promise<void> {
+  private async applyBatch(
+    batch: readonly { event: AgentEvent; key: string; transcriptPath?: string; fileTimeMs?: number }[],
+  ): Promise<void> {
     const ctx: BatchContext = { touched: new Map(), claims: [] };
-    const ignoredBefore = this.counters.get('recorder.editsOutsideRepo') + this.counters.get('recorder.invalidSessionIds') + this.counters.get('recorder.eventFailures');
+    const ignoredBefore =
+      this.counters.get('recorder.editsOutsideRepo') +
+      this.counters.get('recorder.invalidSessionIds') +
+      this.counters.get('recorder.eventFailures');
     for (const item of batch) {
       if (this.keys.has(item.key)) {
         this.counters.inc('recorder.duplicateEvents');
@@ -515,7 +559,11 @@ export class RepositoryRecorder {
     await this.addClaims(ctx.claims);
     for (const [live, t] of ctx.touched) await this.finishSession(live, t.maxTime);
     await this.keys.save();
-    const outside = this.counters.get('recorder.editsOutsideRepo') + this.counters.get('recorder.invalidSessionIds') + this.counters.get('recorder.eventFailures') - ignoredBefore;
+    const outside =
+      this.counters.get('recorder.editsOutsideRepo') +
+      this.counters.get('recorder.invalidSessionIds') +
+      this.counters.get('recorder.eventFailures') -
+      ignoredBefore;
     if (outside > 0) {
       this.log.info(
         `transcript records ignored: ${outside} of ${batch.length} (so far: ${this.counters.get('recorder.editsOutsideRepo')} edit(s) outside the repository, ${this.counters.get('recorder.invalidSessionIds')} unusable session id(s), ${this.counters.get('recorder.eventFailures')} failed)`,
@@ -523,7 +571,13 @@ export class RepositoryRecorder {
     }
   }
 
-  private async applyEvent(event: AgentEvent, key: string, transcriptPath: string | undefined, ctx: BatchContext, fileTimeMs?: number): Promise<void> {
+  private async applyEvent(
+    event: AgentEvent,
+    key: string,
+    transcriptPath: string | undefined,
+    ctx: BatchContext,
+    fileTimeMs?: number,
+  ): Promise<void> {
     const live = await this.liveSession(event, transcriptPath);
     // records without a timestamp (Cursor) take the transcript's modification time, not "now"
     const source = { key, ...(transcriptPath ? { transcriptPath } : {}), ...(fileTimeMs !== undefined ? { fileTimeMs } : {}) };
@@ -533,14 +587,27 @@ export class RepositoryRecorder {
       t.maxTime = Math.max(t.maxTime, time);
       ctx.touched.set(live, t);
     }
-    if (live && !live.modelJournaled && 'model' in event && typeof event.model === 'string' && event.model && event.model !== '<synthetic>') {
+    if (
+      live &&
+      !live.modelJournaled &&
+      'model' in event &&
+      typeof event.model === 'string' &&
+      event.model &&
+      event.model !== '<synthetic>'
+    ) {
       // Claude's model only appears on assistant records, after the session and its first prompt
       // were journaled without one: name it once with a session_start line, which is where the
       // CLI (and our note builder) look for the model first.
       live.modelJournaled = true;
       const known = (await live.js.readEvents()).entries.some((e) => 'model' in e && typeof e.model === 'string' && e.model);
       if (!known) {
-        await live.js.appendEvent({ event: 'session_start', session_id: live.id, timestamp: new Date(this.clock.now()).toISOString(), agent: live.agent, model: event.model });
+        await live.js.appendEvent({
+          event: 'session_start',
+          session_id: live.id,
+          timestamp: new Date(this.clock.now()).toISOString(),
+          agent: live.agent,
+          model: event.model,
+        });
       }
     }
     switch (event.kind) {
@@ -594,7 +661,12 @@ export class RepositoryRecorder {
    * instead of reading a file that grows with every turn.
    */
   private async promptExtIndex(live: LiveSession): Promise<ExtIndex<Map<string, PromptExtRecord>>> {
-    live.promptExt = await freshExtIndex(live.js, extFiles.prompts, live.promptExt, async () => new Map((await readPromptExt(live.js)).map((r) => [r.key, r])));
+    live.promptExt = await freshExtIndex(
+      live.js,
+      extFiles.prompts,
+      live.promptExt,
+      async () => new Map((await readPromptExt(live.js)).map((r) => [r.key, r])),
+    );
     return live.promptExt;
   }
 
@@ -686,7 +758,9 @@ export class RepositoryRecorder {
           model: 'model' in event && typeof event.model === 'string' ? event.model : null,
         });
       }
-      if (!live.promptIds.size) for (const p of (await js.readPrompts()).entries) if (p.prompt_id && !live.promptIds.has(p.turn)) live.promptIds.set(p.turn, p.prompt_id);
+      if (!live.promptIds.size)
+        for (const p of (await js.readPrompts()).entries)
+          if (p.prompt_id && !live.promptIds.has(p.turn)) live.promptIds.set(p.turn, p.prompt_id);
     }
     if (transcriptPath && !live.transcriptPath) {
       // the first transcript of a session is its main file; subagent files come later
@@ -773,11 +847,18 @@ export class RepositoryRecorder {
         sources.set(t.index, rawDigest);
         const digest = sha1(text);
         if (live.lastResponse.get(t.index) === digest) continue;
-        await live.js.appendEvent({ event: 'response', session_id: live.id, timestamp: new Date(this.clock.now()).toISOString(), turn: t.index, response: text });
+        await live.js.appendEvent({
+          event: 'response',
+          session_id: live.id,
+          timestamp: new Date(this.clock.now()).toISOString(),
+          turn: t.index,
+          response: text,
+        });
         live.lastResponse.set(t.index, digest);
       }
       // only the last turns can still grow: forget the older ones (memory stays flat over long sessions)
-      for (const m of [live.lastResponse, live.lastResponseSource]) for (const index of m?.keys() ?? []) if (index < lastIndex - 2) m?.delete(index);
+      for (const m of [live.lastResponse, live.lastResponseSource])
+        for (const index of m?.keys() ?? []) if (index < lastIndex - 2) m?.delete(index);
     } catch (e) {
       this.counters.inc('recorder.eventFailures');
       this.log.warn(`could not update session ${live.id.slice(0, 8)}: ${errorText(e)}`);
@@ -820,10 +901,20 @@ export class RepositoryRecorder {
     const plans: { o: CaptureOutput; pre: Ref; post: Ref; timelineOnly: boolean }[] = [];
     for (const o of outputs) {
       if (o.kind === 'human' || o.kind === 'other') {
-        plans.push({ o, pre: { content: content(o.transition.file, o.transition.before) }, post: { content: content(o.transition.file, o.transition.after) }, timelineOnly: false });
+        plans.push({
+          o,
+          pre: { content: content(o.transition.file, o.transition.before) },
+          post: { content: content(o.transition.file, o.transition.after) },
+          timelineOnly: false,
+        });
       } else if (o.kind === 'ai') {
         const timelineOnly = this.claimsWithPair.has(o.claim.key);
-        plans.push({ o, pre: { content: content(o.transition.file, o.transition.before) }, post: { content: content(o.transition.file, o.transition.after) }, timelineOnly });
+        plans.push({
+          o,
+          pre: { content: content(o.transition.file, o.transition.before) },
+          post: { content: content(o.transition.file, o.transition.after) },
+          timelineOnly,
+        });
       } else {
         if (this.claimsWithPair.has(o.claim.key)) continue;
         let post: Ref;
@@ -870,7 +961,16 @@ export class RepositoryRecorder {
         if (p.o.kind === 'human' || p.o.kind === 'other') {
           const t = p.o.transition;
           const counts = replacementStats(t.before, t.after);
-          const rec: UnclaimedEditRecord = { id: t.id, time: t.time, file: t.file, origin: p.o.kind, source: t.source, preBlob: preBlob ?? empty, postBlob, ...countsOf(counts) };
+          const rec: UnclaimedEditRecord = {
+            id: t.id,
+            time: t.time,
+            file: t.file,
+            origin: p.o.kind,
+            source: t.source,
+            preBlob: preBlob ?? empty,
+            postBlob,
+            ...countsOf(counts),
+          };
           unclaimed.push(rec);
           this.addTimeline(unclaimedTimelineRecord(rec));
         } else if (p.timelineOnly && p.o.kind === 'ai') {
@@ -909,14 +1009,24 @@ export class RepositoryRecorder {
   }
 
   /** A CLI-shaped pre_blob + file_change pair (same tool_use_id) in the claim's session, plus our ext record. */
-  private async writePair(o: Extract<CaptureOutput, { kind: 'ai' | 'ai-record' }>, preBlob: string | undefined, postBlob: string, emptyBlob: string): Promise<void> {
+  private async writePair(
+    o: Extract<CaptureOutput, { kind: 'ai' | 'ai-record' }>,
+    preBlob: string | undefined,
+    postBlob: string,
+    emptyBlob: string,
+  ): Promise<void> {
     const c = o.claim;
     const live = this.live.get(`${c.agent}:${c.sessionId}`);
     if (!live) return;
     // A second window on this repository tails the same transcript and sees the same file change:
     // the agent record (claim key) decides, under the session lock, which window journals the pair.
     await live.js.withLock(async () => {
-      const claims = (live.pairClaims = await freshExtIndex(live.js, extFiles.pairs, live.pairClaims, async () => new Set((await readPairExt(live.js)).map((r) => r.claimKey))));
+      const claims = (live.pairClaims = await freshExtIndex(
+        live.js,
+        extFiles.pairs,
+        live.pairClaims,
+        async () => new Set((await readPairExt(live.js)).map((r) => r.claimKey)),
+      ));
       if (claims.value.has(c.key)) {
         this.counters.inc('recorder.pairsJournaledElsewhere');
         this.rememberPairedClaim(c.key);
@@ -928,7 +1038,13 @@ export class RepositoryRecorder {
     });
   }
 
-  private async writePairLocked(live: LiveSession, o: Extract<CaptureOutput, { kind: 'ai' | 'ai-record' }>, preBlob: string | undefined, postBlob: string, emptyBlob: string): Promise<void> {
+  private async writePairLocked(
+    live: LiveSession,
+    o: Extract<CaptureOutput, { kind: 'ai' | 'ai-record' }>,
+    preBlob: string | undefined,
+    postBlob: string,
+    emptyBlob: string,
+  ): Promise<void> {
     const c = o.claim;
     const transition = o.kind === 'ai' ? o.transition : undefined;
     const pairId = `an-${sha1(`${c.key}\0${transition?.id ?? 'record'}`).slice(0, 24)}`;
@@ -937,8 +1053,20 @@ export class RepositoryRecorder {
     const known = c.edit.added !== undefined && c.edit.removed !== undefined;
     const before = transition?.before ?? (o.kind === 'ai-record' ? (o.before ?? (preBlob === emptyBlob ? '' : undefined)) : undefined);
     const after = transition?.after ?? (o.kind === 'ai-record' ? o.after : undefined);
-    const counts = known ? { added: c.edit.added as number, removed: c.edit.removed as number } : before !== undefined && after !== undefined ? replacementStats(before, after) : undefined;
-    if (preBlob) await live.js.appendPreBlob({ event: 'pre_blob', turn: c.turn, prompt_id: promptId, file: c.file, blob: preBlob, tool_use_id: pairId });
+    const counts = known
+      ? { added: c.edit.added as number, removed: c.edit.removed as number }
+      : before !== undefined && after !== undefined
+        ? replacementStats(before, after)
+        : undefined;
+    if (preBlob)
+      await live.js.appendPreBlob({
+        event: 'pre_blob',
+        turn: c.turn,
+        prompt_id: promptId,
+        file: c.file,
+        blob: preBlob,
+        tool_use_id: pairId,
+      });
     await live.js.appendChange({
       event: 'file_change',
       timestamp: new Date(time).toISOString(),
@@ -953,7 +1081,16 @@ export class RepositoryRecorder {
       edit_deleted: known ? (c.edit.removed as number) : null,
       tool_use_id: pairId,
     });
-    const ext: PairExtRecord = { pairId, time, file: c.file, turn: c.turn, interactionKey: c.interactionKey, claimKey: c.key, tool: c.edit.tool, postBlob };
+    const ext: PairExtRecord = {
+      pairId,
+      time,
+      file: c.file,
+      turn: c.turn,
+      interactionKey: c.interactionKey,
+      claimKey: c.key,
+      tool: c.edit.tool,
+      postBlob,
+    };
     if (transition) ext.transitionId = transition.id;
     if (counts) {
       ext.added = counts.added;
@@ -1070,7 +1207,14 @@ export class RepositoryRecorder {
             aiFiles.push(p.file);
             continue;
           }
-          const input: EditPairInput = { file: p.file, postBlob: p.postBlob, interactionKey: p.interactionKey, agent: p.agent, timestamp: p.time, pairId: `${s.id}/${p.pairId}` };
+          const input: EditPairInput = {
+            file: p.file,
+            postBlob: p.postBlob,
+            interactionKey: p.interactionKey,
+            agent: p.agent,
+            timestamp: p.time,
+            pairId: `${s.id}/${p.pairId}`,
+          };
           if (p.preBlob) input.preBlob = p.preBlob;
           if (p.editAdded !== undefined && p.editDeleted !== undefined) {
             input.editAdded = p.editAdded;
@@ -1127,7 +1271,13 @@ export class RepositoryRecorder {
       this.log.info(
         `note written for ${short}: ${a.ai_ratio}% (${a.method}), ${built.note.interactions.length} interaction(s), ${inputs.length} edit(s), ${built.redactions} redaction(s)`,
       );
-      return { kind: 'written', noteBytes: Buffer.byteLength(encodeNote(built.note), 'utf8'), aiRatio: a.ai_ratio, method: a.method, redactions: built.redactions };
+      return {
+        kind: 'written',
+        noteBytes: Buffer.byteLength(encodeNote(built.note), 'utf8'),
+        aiRatio: a.ai_ratio,
+        method: a.method,
+        redactions: built.redactions,
+      };
     } catch (e) {
       this.counters.inc('recorder.recordFailures');
       const reason = errorText(e);
@@ -1142,18 +1292,30 @@ export class RepositoryRecorder {
    * come back). States: every edit we observed (timeline: human, other, AI) and every journal pair,
    * up to the commit. Keys `${sessionId}/${pairId}`. They are left unconsumed.
    */
-  private revertedPairs(snapshots: readonly SessionSnapshot[], files: ReadonlySet<string>, parentBlobs: ReadonlyMap<string, string>, latest: number): Set<string> {
+  private revertedPairs(
+    snapshots: readonly SessionSnapshot[],
+    files: ReadonlySet<string>,
+    parentBlobs: ReadonlyMap<string, string>,
+    latest: number,
+  ): Set<string> {
     const edits: RevertibleEdit[] = [];
     const states: FileState[] = [];
     for (const s of snapshots) {
       for (const p of s.pairs) {
         if (!files.has(p.file) || p.time > latest) continue;
-        edits.push({ id: `${s.id}/${p.pairId}`, file: p.file, time: p.time, ...(p.preBlob ? { preBlob: p.preBlob } : {}), ...(p.postBlob ? { postBlob: p.postBlob } : {}) });
+        edits.push({
+          id: `${s.id}/${p.pairId}`,
+          file: p.file,
+          time: p.time,
+          ...(p.preBlob ? { preBlob: p.preBlob } : {}),
+          ...(p.postBlob ? { postBlob: p.postBlob } : {}),
+        });
         if (p.postBlob) states.push({ file: p.file, time: p.time, blob: p.postBlob });
       }
     }
     if (edits.length === 0) return new Set();
-    for (const r of this.timeline) if (r.postBlob && files.has(r.file) && r.time <= latest) states.push({ file: r.file, time: r.time, blob: r.postBlob });
+    for (const r of this.timeline)
+      if (r.postBlob && files.has(r.file) && r.time <= latest) states.push({ file: r.file, time: r.time, blob: r.postBlob });
     const out = revertedEdits(edits, states, parentBlobs);
     if (out.size > 0) {
       this.counters.inc('recorder.revertedEdits', out.size);
@@ -1167,13 +1329,23 @@ export class RepositoryRecorder {
    * and any recorded commit touching these files with the same parents that is not this commit —
    * it was replaced (amend not reported as such, "Undo Last Commit" then a new commit).
    */
-  private async replacedCommits(sha: string, parents: readonly string[], files: ReadonlySet<string>, amended: CommitLogRecord | undefined): Promise<CommitLogRecord[]> {
+  private async replacedCommits(
+    sha: string,
+    parents: readonly string[],
+    files: ReadonlySet<string>,
+    amended: CommitLogRecord | undefined,
+  ): Promise<CommitLogRecord[]> {
     const out = amended ? [amended] : [];
     const candidates = (await this.store.recentCommits(50)).filter(
-      (r) => r.sha !== sha && r.sha !== amended?.sha && Object.values(r.sessions).some((lines) => lines.some((l) => l.file !== null && files.has(l.file))),
+      (r) =>
+        r.sha !== sha &&
+        r.sha !== amended?.sha &&
+        Object.values(r.sessions).some((lines) => lines.some((l) => l.file !== null && files.has(l.file))),
     );
     if (candidates.length === 0) return out;
-    const listed = await this.git.tryRun(['rev-list', '--no-walk', '--parents', ...new Set(candidates.map((r) => r.sha))], { okExitCodes: [] });
+    const listed = await this.git.tryRun(['rev-list', '--no-walk', '--parents', ...new Set(candidates.map((r) => r.sha))], {
+      okExitCodes: [],
+    });
     const same = new Set<string>();
     for (const line of listed?.split('\n') ?? []) {
       const [c, ...ps] = line.trim().split(' ');
@@ -1193,7 +1365,13 @@ export class RepositoryRecorder {
     const d = await this.notes.read(to);
     const a = d?.kind === 'valid' ? d.note.attribution : undefined;
     this.log.info(`note of ${from.slice(0, 8)} copied to amended ${to.slice(0, 8)}`);
-    return { kind: 'written', noteBytes: Buffer.byteLength(raw, 'utf8'), aiRatio: a?.ai_ratio ?? 0, method: a?.method ?? 'none', redactions: countRedactionMarkers(raw) };
+    return {
+      kind: 'written',
+      noteBytes: Buffer.byteLength(raw, 'utf8'),
+      aiRatio: a?.ai_ratio ?? 0,
+      method: a?.method ?? 'none',
+      redactions: countRedactionMarkers(raw),
+    };
   }
 
   private async commitInfo(sha: string): Promise<{ parents: string[]; time: number; tree: string; subject: string }> {
@@ -1224,9 +1402,12 @@ export class RepositoryRecorder {
   /** `git show --patch --unified=0` of the commit (only scanned for identifiers), capped. */
   private async commitPatch(sha: string): Promise<string> {
     try {
-      const out = await this.git.runBuffer(['show', '--format=', '--patch', '--unified=0', '--no-color', '--no-ext-diff', '--no-textconv', sha], {
-        maxOutputBytes: patchProbeBytes,
-      });
+      const out = await this.git.runBuffer(
+        ['show', '--format=', '--patch', '--unified=0', '--no-color', '--no-ext-diff', '--no-textconv', sha],
+        {
+          maxOutputBytes: patchProbeBytes,
+        },
+      );
       return out.toString('utf8');
     } catch {
       return '';
@@ -1295,7 +1476,17 @@ function countsOf(c: { added: number; removed: number }): { added: number; remov
 }
 
 function aiTimelineRecord(r: PairExtRecord, agent: string, sessionId: string): TimelineEditRecord {
-  const out: TimelineEditRecord = { id: r.transitionId ?? r.pairId, time: r.time, file: r.file, origin: 'ai', agent, sessionId, turn: r.turn, interactionKey: r.interactionKey, postBlob: r.postBlob };
+  const out: TimelineEditRecord = {
+    id: r.transitionId ?? r.pairId,
+    time: r.time,
+    file: r.file,
+    origin: 'ai',
+    agent,
+    sessionId,
+    turn: r.turn,
+    interactionKey: r.interactionKey,
+    postBlob: r.postBlob,
+  };
   if (r.added !== undefined) out.added = r.added;
   if (r.removed !== undefined) out.removed = r.removed;
   if (r.preBlob) out.preBlob = r.preBlob;
@@ -1303,7 +1494,16 @@ function aiTimelineRecord(r: PairExtRecord, agent: string, sessionId: string): T
 }
 
 function unclaimedTimelineRecord(r: UnclaimedEditRecord): TimelineEditRecord {
-  return { id: r.id, time: r.time, file: r.file, origin: r.origin, added: r.added, removed: r.removed, preBlob: r.preBlob, postBlob: r.postBlob };
+  return {
+    id: r.id,
+    time: r.time,
+    file: r.file,
+    origin: r.origin,
+    added: r.added,
+    removed: r.removed,
+    preBlob: r.preBlob,
+    postBlob: r.postBlob,
+  };
 }
 
 function responseDigests(byTurn: Map<number, string>): Map<number, string> {

@@ -28,7 +28,10 @@ export function sessionRows(
     if (!list.includes(p.file)) list.push(p.file);
     fileTurns.set(p.turn, list);
   }
-  const primary = resolvePrimaryTurns(contributing.filter((t) => Number.isInteger(t)), fileTurns);
+  const primary = resolvePrimaryTurns(
+    contributing.filter((t) => Number.isInteger(t)),
+    fileTurns,
+  );
   const editTurns = new Set(snap.pairs.map((p) => p.turn));
   const responses = responsesByTurn(snap.events);
 

@@ -103,7 +103,10 @@ export interface SessionSnapshot {
 export const extFiles = { pairs: 'pairs.jsonl', activity: 'activity.jsonl', prompts: 'prompts.jsonl' } as const;
 
 /** Reads one session directory (see the module comment). `exclude` lines are treated as never written (amend). */
-export async function readSessionSnapshot(session: JournalSession, opts: { exclude?: readonly CommittedPairLine[] } = {}): Promise<SessionSnapshot> {
+export async function readSessionSnapshot(
+  session: JournalSession,
+  opts: { exclude?: readonly CommittedPairLine[] } = {},
+): Promise<SessionSnapshot> {
   const [agent, turn, prompts, events, changes, pres, committed, ext, activity, transcriptPath] = await Promise.all([
     session.readAgent(),
     session.readTurn(),

@@ -20,8 +20,19 @@ export async function workingFileAttribution(
   for (const p of ordered) {
     if (!p.preBlob || !p.postBlob) continue;
     try {
-      const [diff2, diff3] = await Promise.all([diffs.blobDiff(p.preBlob, input.currentBlob), diffs.blobDiff(p.postBlob, input.currentBlob)]);
-      pairDiffs.push({ pairId: `${p.sessionId}/${p.pairId}`, preBlob: p.preBlob, postBlob: p.postBlob, diff2, diff3, interactionKey: p.interactionKey, agent: p.agent });
+      const [diff2, diff3] = await Promise.all([
+        diffs.blobDiff(p.preBlob, input.currentBlob),
+        diffs.blobDiff(p.postBlob, input.currentBlob),
+      ]);
+      pairDiffs.push({
+        pairId: `${p.sessionId}/${p.pairId}`,
+        preBlob: p.preBlob,
+        postBlob: p.postBlob,
+        diff2,
+        diff3,
+        interactionKey: p.interactionKey,
+        agent: p.agent,
+      });
     } catch {
       // a blob of this pair is missing (pruned objects, another clone): the other pairs still count
     }
@@ -33,7 +44,9 @@ export async function workingFileAttribution(
     ...(p.editAdded !== undefined && p.editDeleted !== undefined ? { editAdded: p.editAdded, editDeleted: p.editDeleted } : {}),
   }));
   const result = commitAttribution({
-    files: [{ path: input.path, byAi: true, generated: false, ignored: false, committedBlob: input.currentBlob, diff1, pairs: pairDiffs, edits }],
+    files: [
+      { path: input.path, byAi: true, generated: false, ignored: false, committedBlob: input.currentBlob, diff1, pairs: pairDiffs, edits },
+    ],
     hasEditData: true,
   });
   return result.files[0];

@@ -70,7 +70,8 @@ function message(e: unknown): string {
 }
 
 function checkRemoteName(remote: string): void {
-  if (!remote || remote.startsWith('-') || /[\s\0]/.test(remote)) throw new GitError('failed', `invalid remote name: ${JSON.stringify(remote)}`);
+  if (!remote || remote.startsWith('-') || /[\s\0]/.test(remote))
+    throw new GitError('failed', `invalid remote name: ${JSON.stringify(remote)}`);
 }
 
 /** The private tracking ref our fetch writes the remote's notes into. */
@@ -130,7 +131,11 @@ async function blobText(git: GitRunner, blob: string): Promise<string> {
  * Merges the notes history at `theirsRef` into the local notes ref with the policy described in
  * the module comment. `store` (optional) is used for the resolved writes so its caches stay right.
  */
-export async function mergeNotesRef(git: GitRunner, theirsRef: string, opts: SharingOptions & { store?: NoteStore } = {}): Promise<MergeNotesResult> {
+export async function mergeNotesRef(
+  git: GitRunner,
+  theirsRef: string,
+  opts: SharingOptions & { store?: NoteStore } = {},
+): Promise<MergeNotesResult> {
   const log = opts.log ?? nullLogger;
   const store = opts.store ?? new NoteStore(git, { log });
   const ref = store.ref;
@@ -162,7 +167,8 @@ export async function mergeNotesRef(git: GitRunner, theirsRef: string, opts: Sha
     await store.writeText(commit, text, { overwrite: true });
     conflicts.push(commit);
   }
-  if (conflicts.length) log.info(`notes merge: resolved ${conflicts.length} conflicting note(s) (later timestamp wins, the other kept in superseded_notes)`);
+  if (conflicts.length)
+    log.info(`notes merge: resolved ${conflicts.length} conflicting note(s) (later timestamp wins, the other kept in superseded_notes)`);
   await git.run(['notes', `--ref=${ref}`, 'merge', '-q', '-s', 'ours', theirsRef], { okExitCodes: [] });
   store.invalidate();
   return { status: 'merged', conflicts };
@@ -183,7 +189,11 @@ async function ancestor(git: GitRunner, a: string, b: string): Promise<boolean> 
  * the local notes ref (module comment). Opportunistic updates through configured refspecs are
  * disabled (`--refmap=`), so the fetch itself never touches refs/notes/agentnote.
  */
-export async function fetchNotes(git: GitRunner, remote: string, opts: SharingOptions & { store?: NoteStore } = {}): Promise<FetchNotesResult> {
+export async function fetchNotes(
+  git: GitRunner,
+  remote: string,
+  opts: SharingOptions & { store?: NoteStore } = {},
+): Promise<FetchNotesResult> {
   checkRemoteName(remote);
   const ref = opts.store?.ref ?? agentNoteRef;
   const trackingRef = remoteTrackingNotesRef(remote);
@@ -215,7 +225,11 @@ export async function fetchNotes(git: GitRunner, remote: string, opts: SharingOp
  * (merge) and another push, up to `attempts` times (default 3). Runs with AGENTNOTE_PUSHING=1 so
  * our pre-push hook (and the CLI's) does not recurse, and without terminal prompts.
  */
-export async function pushNotes(git: GitRunner, remote: string, opts: SharingOptions & { store?: NoteStore; attempts?: number } = {}): Promise<PushNotesResult> {
+export async function pushNotes(
+  git: GitRunner,
+  remote: string,
+  opts: SharingOptions & { store?: NoteStore; attempts?: number } = {},
+): Promise<PushNotesResult> {
   checkRemoteName(remote);
   const ref = opts.store?.ref ?? agentNoteRef;
   if (!(await revParse(git, ref))) return { status: 'nothingToPush' };

@@ -256,7 +256,11 @@ export class TranscriptDiscovery {
    * Resolves an entry to a file or directory; a symlink must stay inside the agent's home
    * (realpath check), otherwise it is skipped and counted.
    */
-  private async resolveEntry(dir: string, e: FsEntry, home: string): Promise<{ path: string; isFile: boolean; isDirectory: boolean } | undefined> {
+  private async resolveEntry(
+    dir: string,
+    e: FsEntry,
+    home: string,
+  ): Promise<{ path: string; isFile: boolean; isDirectory: boolean } | undefined> {
     const p = path.join(dir, e.name);
     if (!e.isSymbolicLink) return { path: p, isFile: e.isFile, isDirectory: e.isDirectory };
     const real = await this.realpathOf(p);
@@ -357,7 +361,15 @@ export class TranscriptDiscovery {
    * repository (`check: 'none'` = the directory already proved it); `cwdHint` (what the directory
    * says) wins over the cwd read from the content.
    */
-  private async claimFiles(found: DiscoveredTranscript[], agent: AgentId, files: readonly string[], check: ContentCheck | 'none', roots: readonly string[], fallback: boolean, cwdHint: string | undefined): Promise<void> {
+  private async claimFiles(
+    found: DiscoveredTranscript[],
+    agent: AgentId,
+    files: readonly string[],
+    check: ContentCheck | 'none',
+    roots: readonly string[],
+    fallback: boolean,
+    cwdHint: string | undefined,
+  ): Promise<void> {
     await forEachLimit(files, 32, async (p) => {
       const s = await this.statTranscript(p);
       if (!s) return;
@@ -373,7 +385,14 @@ export class TranscriptDiscovery {
 
   private push(found: DiscoveredTranscript[], agent: AgentId, p: string, s: FsStat, cwdHint: string | undefined): void {
     const info = transcriptPathInfo(agent, p);
-    const t: DiscoveredTranscript = { agent, filePath: p, format: info.format, sidechain: info.sidechain, mtimeMs: s.mtimeMs, size: s.size };
+    const t: DiscoveredTranscript = {
+      agent,
+      filePath: p,
+      format: info.format,
+      sidechain: info.sidechain,
+      mtimeMs: s.mtimeMs,
+      size: s.size,
+    };
     if (info.sessionId !== undefined) t.sessionIdHint = info.sessionId;
     if (cwdHint !== undefined) t.cwdHint = cwdHint;
     found.push(t);
@@ -381,7 +400,13 @@ export class TranscriptDiscovery {
 
   // ─── Claude ──────────────────────────────────────────────────────────────────────────────────
 
-  private async scanClaude(root: AgentRoot, home: string, roots: string[], found: DiscoveredTranscript[], watch: Set<string>): Promise<void> {
+  private async scanClaude(
+    root: AgentRoot,
+    home: string,
+    roots: string[],
+    found: DiscoveredTranscript[],
+    watch: Set<string>,
+  ): Promise<void> {
     const encs = roots.map((r) => claudeProjectDirName(r));
     for (const e of await this.list(root.dir)) {
       const name = e.name;
@@ -414,7 +439,13 @@ export class TranscriptDiscovery {
 
   // ─── Cursor ──────────────────────────────────────────────────────────────────────────────────
 
-  private async scanCursor(root: AgentRoot, home: string, roots: string[], found: DiscoveredTranscript[], watch: Set<string>): Promise<void> {
+  private async scanCursor(
+    root: AgentRoot,
+    home: string,
+    roots: string[],
+    found: DiscoveredTranscript[],
+    watch: Set<string>,
+  ): Promise<void> {
     const slugs = roots.map((r) => cursorProjectSlug(r));
     for (const e of await this.list(root.dir)) {
       const dir = await this.resolveEntry(root.dir, e, home);
@@ -520,7 +551,13 @@ export class TranscriptDiscovery {
 
   // ─── Gemini ──────────────────────────────────────────────────────────────────────────────────
 
-  private async scanGemini(root: AgentRoot, home: string, roots: string[], found: DiscoveredTranscript[], watch: Set<string>): Promise<void> {
+  private async scanGemini(
+    root: AgentRoot,
+    home: string,
+    roots: string[],
+    found: DiscoveredTranscript[],
+    watch: Set<string>,
+  ): Promise<void> {
     const hashes = new Map(roots.map((r) => [geminiProjectHash(r), r]));
     const slugs = roots.map((r) => geminiProjectSlug(r));
     const mapped = await this.geminiRegistry(root.home, roots);

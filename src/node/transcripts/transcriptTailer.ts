@@ -328,7 +328,9 @@ export class TranscriptTailer {
         this.readPos += bytesRead;
         this.stats.bytesRead += bytesRead;
         for (const line of this.splitter.push(buffer.subarray(0, bytesRead))) {
-          this.parser.push(line.text).forEach((event, index) => batch.push({ event, offset: line.offset, index, key: `${this.filePath}:${line.offset}:${index}` }));
+          this.parser
+            .push(line.text)
+            .forEach((event, index) => batch.push({ event, offset: line.offset, index, key: `${this.filePath}:${line.offset}:${index}` }));
         }
         // deliver in bounded batches so a huge backlog does not pile up in memory
         if (batch.length >= 1000) emitted += await this.emit(batch.splice(0), mtimeMs);
@@ -338,7 +340,9 @@ export class TranscriptTailer {
         const n = Math.min(fingerprintBytes, committed);
         this.tailPrint = { offset: committed, bytes: await readAt(fh, committed - n, n) };
       }
-      this.parser.flush().forEach((event, index) => batch.push({ event, offset: committed, index, key: `${this.filePath}:${committed}:flush${index}` }));
+      this.parser
+        .flush()
+        .forEach((event, index) => batch.push({ event, offset: committed, index, key: `${this.filePath}:${committed}:flush${index}` }));
       this.stats.longLinesSkipped = this.longLinesBeforeReset + this.splitter.longLinesSkipped;
       this.stats.nulBytesRemoved = this.nulBytesBeforeReset + this.splitter.nulBytesRemoved;
       emitted += await this.emit(batch, mtimeMs);
@@ -443,12 +447,14 @@ export class TranscriptTailer {
       dev,
       fingerprint: this.fingerprint.toString('base64'),
       mtimeMs,
-      tailFingerprint: this.parser.mode === 'lines' && this.tailPrint?.offset === offset ? this.tailPrint.bytes.toString('base64') : undefined,
+      tailFingerprint:
+        this.parser.mode === 'lines' && this.tailPrint?.offset === offset ? this.tailPrint.bytes.toString('base64') : undefined,
       parserState: this.parser.saveState(),
       updatedAt: this.opts.now?.() ?? Date.now(),
     };
     const prev = store.get(this.filePath);
-    if (prev && prev.offset === entry.offset && prev.size === entry.size && prev.ino === entry.ino && prev.mtimeMs === entry.mtimeMs) return;
+    if (prev && prev.offset === entry.offset && prev.size === entry.size && prev.ino === entry.ino && prev.mtimeMs === entry.mtimeMs)
+      return;
     store.set(this.filePath, entry);
   }
 

@@ -1,7 +1,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Counters, type Logger, nullLogger } from '../../core/ports';
-import { type DiscoveredTranscript, type DiscoveryOptions, type DiscoveryResult, type RepoLocation, TranscriptDiscovery } from './transcriptDiscovery';
+import {
+  type DiscoveredTranscript,
+  type DiscoveryOptions,
+  type DiscoveryResult,
+  type RepoLocation,
+  TranscriptDiscovery,
+} from './transcriptDiscovery';
 import type { OffsetStore } from './offsetStore';
 import { type TailedEvent, TranscriptTailer } from './transcriptTailer';
 
@@ -47,7 +53,11 @@ export class TranscriptWatcher {
   constructor(private readonly opts: TranscriptWatcherOptions) {
     this.log = opts.log ?? nullLogger;
     this.counters = opts.counters ?? new Counters();
-    this.discovery = new TranscriptDiscovery(opts.repo, { ...opts.discovery, log: opts.discovery.log ?? this.log, counters: opts.discovery.counters ?? this.counters });
+    this.discovery = new TranscriptDiscovery(opts.repo, {
+      ...opts.discovery,
+      log: opts.discovery.log ?? this.log,
+      counters: opts.discovery.counters ?? this.counters,
+    });
   }
 
   /** Subscribes to event batches; returns a disposable. */

@@ -20,7 +20,8 @@ export class Limiter {
       return await task();
     } finally {
       const next = this.waiting.shift();
-      if (next) next(); // the slot passes to the next caller
+      if (next)
+        next(); // the slot passes to the next caller
       else this.active--;
     }
   }

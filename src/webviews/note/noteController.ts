@@ -93,7 +93,9 @@ export class NoteController {
       case 'note/openFile': {
         const path = msg.params.path;
         // Only paths of this note: the webview must not become a way to open arbitrary files.
-        const known = this.current.note?.files.some((f) => f.path === path) || this.current.note?.interactions.some((it) => it.files_touched?.includes(path));
+        const known =
+          this.current.note?.files.some((f) => f.path === path) ||
+          this.current.note?.interactions.some((it) => it.files_touched?.includes(path));
         if (!known || !this.actions.openFile) {
           this.options.counters?.inc('note.inbound.unknownFile');
           this.log.debug('note: ignored openFile for a path not in the note');

@@ -38,7 +38,13 @@ export class NotePanel implements vscode.Disposable {
    * Show a commit's note, reusing the open panel. `input.strings` may be empty: the localized
    * labels are filled in here.
    */
-  static show(extensionUri: vscode.Uri, input: NoteViewInput, actions: NotePanelActions = {}, log: Logger = nullLogger, counters?: Counters): NotePanel {
+  static show(
+    extensionUri: vscode.Uri,
+    input: NoteViewInput,
+    actions: NotePanelActions = {},
+    log: Logger = nullLogger,
+    counters?: Counters,
+  ): NotePanel {
     const full = { ...input, strings: { ...localizedNoteStrings(), ...input.strings } };
     const existing = NotePanel.current;
     if (existing) {
@@ -75,7 +81,10 @@ export class NotePanel implements vscode.Disposable {
       {
         writeClipboard: (text) => vscode.env.clipboard.writeText(text),
         onCopied: (what) =>
-          void vscode.window.setStatusBarMessage(what === 'json' ? vscode.l10n.t('Agent Note JSON copied') : vscode.l10n.t('Agent Note copied as Markdown'), 3000),
+          void vscode.window.setStatusBarMessage(
+            what === 'json' ? vscode.l10n.t('Agent Note JSON copied') : vscode.l10n.t('Agent Note copied as Markdown'),
+            3000,
+          ),
         onActionError: () => void vscode.window.showErrorMessage(vscode.l10n.t('Agent Note: the action failed. See the log for details.')),
         ...actions,
       },
@@ -83,7 +92,14 @@ export class NotePanel implements vscode.Disposable {
       { markdownStrings: localizedNoteMarkdownStrings(), counters },
     );
     this.disposables.push(
-      ...wirePanel(panel, extensionUri, this.controller, 'note', { title: vscode.l10n.t(noteDefaultStrings.title), loading: vscode.l10n.t(noteDefaultStrings.loading) }, () => this.dispose()),
+      ...wirePanel(
+        panel,
+        extensionUri,
+        this.controller,
+        'note',
+        { title: vscode.l10n.t(noteDefaultStrings.title), loading: vscode.l10n.t(noteDefaultStrings.loading) },
+        () => this.dispose(),
+      ),
     );
   }
 

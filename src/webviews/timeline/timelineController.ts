@@ -99,7 +99,9 @@ export class TimelineController {
       case 'timeline/filterChanged': {
         const f = msg.params;
         // Counts only: the filter text may contain prompt words.
-        this.log.debug(`timeline: filters agents=${f.agents.length} session=${f.sessionKey !== null} file=${f.file !== null} text=${f.text.length > 0}`);
+        this.log.debug(
+          `timeline: filters agents=${f.agents.length} session=${f.sessionKey !== null} file=${f.file !== null} text=${f.text.length > 0}`,
+        );
         return;
       }
     }

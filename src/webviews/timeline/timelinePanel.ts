@@ -30,7 +30,13 @@ export class TimelinePanel implements vscode.Disposable {
    * Create or reveal the single Timeline panel. `focus` (or `dataSource.focus`) selects a commit
    * or filters to a session, for "Open in Timeline".
    */
-  static show(extensionUri: vscode.Uri, dataSource: TimelineDataSource, log: Logger, focus?: TimelineFocus, counters?: Counters): TimelinePanel {
+  static show(
+    extensionUri: vscode.Uri,
+    dataSource: TimelineDataSource,
+    log: Logger,
+    focus?: TimelineFocus,
+    counters?: Counters,
+  ): TimelinePanel {
     const target = focus ?? dataSource.focus;
     const existing = TimelinePanel.current;
     if (existing) {
@@ -51,7 +57,13 @@ export class TimelinePanel implements vscode.Disposable {
   }
 
   /** Restore a panel VS Code kept across a reload (used by {@link registerTimelineSerializer}). */
-  static revive(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, dataSource: TimelineDataSource, log: Logger, counters?: Counters): TimelinePanel {
+  static revive(
+    panel: vscode.WebviewPanel,
+    extensionUri: vscode.Uri,
+    dataSource: TimelineDataSource,
+    log: Logger,
+    counters?: Counters,
+  ): TimelinePanel {
     TimelinePanel.current?.dispose();
     panel.webview.options = webviewPanelOptions(extensionUri);
     return new TimelinePanel(panel, extensionUri, dataSource, log, counters);
@@ -69,10 +81,18 @@ export class TimelinePanel implements vscode.Disposable {
     this.controller = new TimelineController(panel.webview, dataSource, log, {
       strings: localizedTimelineStrings(),
       counters,
-      onActionError: () => void vscode.window.showErrorMessage(vscode.l10n.t('Agent Note: the timeline action failed. See the log for details.')),
+      onActionError: () =>
+        void vscode.window.showErrorMessage(vscode.l10n.t('Agent Note: the timeline action failed. See the log for details.')),
     });
     this.disposables.push(
-      ...wirePanel(panel, extensionUri, this.controller, 'timeline', { title: vscode.l10n.t(timelineDefaultStrings.title), loading: vscode.l10n.t(timelineDefaultStrings.loading) }, () => this.dispose()),
+      ...wirePanel(
+        panel,
+        extensionUri,
+        this.controller,
+        'timeline',
+        { title: vscode.l10n.t(timelineDefaultStrings.title), loading: vscode.l10n.t(timelineDefaultStrings.loading) },
+        () => this.dispose(),
+      ),
     );
   }
 

@@ -47,7 +47,9 @@ interface ApiLike {
 }
 
 const extensionId = 'agentnote.agent-note';
-const plan: BenchPlan | undefined = process.env.AGENTNOTE_BENCH_PLAN ? JSON.parse(fs.readFileSync(process.env.AGENTNOTE_BENCH_PLAN, 'utf8')) : undefined;
+const plan: BenchPlan | undefined = process.env.AGENTNOTE_BENCH_PLAN
+  ? JSON.parse(fs.readFileSync(process.env.AGENTNOTE_BENCH_PLAN, 'utf8'))
+  : undefined;
 const results: Record<string, unknown> = { pid: process.pid, node: process.version, vscode: vscode.version, startedAt: Date.now() };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
 
@@ -230,10 +232,16 @@ async function api(): Promise<ApiLike | undefined> {
       if (p.mode === 'disabled' || text.includes('Agent Note') || performance.now() - c0 > 30_000) break;
       await sleep(100);
     }
-    results.hoverFirst = { ms: performance.now() - c0, tries, ours: text.includes('Agent Note'), mentionsSha: text.includes(first.sha.slice(0, 7)) };
+    results.hoverFirst = {
+      ms: performance.now() - c0,
+      tries,
+      ours: text.includes('Agent Note'),
+      mentionsSha: text.includes(first.sha.slice(0, 7)),
+    };
     // let the background whole-file blame finish, then warm up
     await sleep(p.mode === 'enabled' ? 3000 : 200);
-    for (let r = 0; r < 2; r++) for (const l of p.hoverLines) await vscode.commands.executeCommand('vscode.executeHoverProvider', uri, pos(l.line));
+    for (let r = 0; r < 2; r++)
+      for (const l of p.hoverLines) await vscode.commands.executeCommand('vscode.executeHoverProvider', uri, pos(l.line));
     const samples: number[] = [];
     let ours = 0;
     let shaMatches = 0;

@@ -31,7 +31,11 @@ describe('activation in a git workspace', () => {
   it('follows HEAD when a commit is made from outside the editor', async () => {
     const api = await agentNote();
     const root = workspaceRoot();
-    execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.invalid', 'commit', '-q', '--allow-empty', '-m', 'empty from a terminal'], { cwd: root });
+    execFileSync(
+      'git',
+      ['-c', 'user.name=T', '-c', 'user.email=t@example.invalid', 'commit', '-q', '--allow-empty', '-m', 'empty from a terminal'],
+      { cwd: root },
+    );
     const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
     await waitFor(() => api.repositories().find((r) => r.root === root && r.head === head), 30_000, 'HEAD update');
   });

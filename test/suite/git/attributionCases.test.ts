@@ -127,7 +127,12 @@ describe('attribution cases (issue #5)', function () {
     // a new base commit next to ours (made with plumbing, HEAD stays), then `git rebase` onto it
     const index = path.join(os.tmpdir(), `an-rebase-index-${process.pid}`);
     const env = { ...process.env, GIT_INDEX_FILE: index };
-    const run = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Ann Dev', '-c', 'user.email=ann@example.com', ...args], { cwd: root, env, encoding: 'utf8' }).trim();
+    const run = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=Ann Dev', '-c', 'user.email=ann@example.com', ...args], {
+        cwd: root,
+        env,
+        encoding: 'utf8',
+      }).trim();
     run('read-tree', base);
     const blob = execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: root, input: 'upstream change\n', encoding: 'utf8' }).trim();
     run('update-index', '--add', '--cacheinfo', `100644,${blob},rebase/upstream.txt`);
@@ -136,14 +141,19 @@ describe('attribution cases (issue #5)', function () {
     git(root, 'rebase', '-q', newBase);
     const rebased = git(root, 'rev-list', '--reverse', `${newBase}..HEAD`).trim().split('\n');
     assert.equal(rebased.length, 2);
-    assert.ok(rebased.every((sha) => !shas.includes(sha)), 'commits rewritten');
+    assert.ok(
+      rebased.every((sha) => !shas.includes(sha)),
+      'commits rewritten',
+    );
     await recorded(root, rebased[1]);
     const after = rebased.map((sha) => noteOf(root, sha));
     assert.deepEqual(after, before, 'the rebased commits carry the very same notes');
     for (const [i, n] of after.entries()) {
       const note = n as { attribution: unknown; files: unknown; interactions: { prompt: string }[] };
       assert.deepEqual(note.attribution, { ai_ratio: 100, method: 'line', lines: { ai_added: 1, total_added: 1, deleted: 0 } });
-      assert.deepEqual(note.files, [{ path: `rebase/${['one', 'two'][i]}.ts`, by_ai: true, ai_ranges: [{ start: 1, end: 1, interaction: 0 }] }]);
+      assert.deepEqual(note.files, [
+        { path: `rebase/${['one', 'two'][i]}.ts`, by_ai: true, ai_ranges: [{ start: 1, end: 1, interaction: 0 }] },
+      ]);
       assert.equal(note.interactions[0].prompt, `Create rebase/${['one', 'two'][i]}.ts`);
     }
     assert.equal(noteOf(root, newBase), undefined, 'the new base commit (not ours) gets no note');
@@ -187,7 +197,10 @@ describe('attribution cases (issue #5)', function () {
     claude.prompt('Create duo/math.ts with add, sub and mul');
     await sleep(300);
     cursor.prompt('Say hello to everyone in duo/hello.ts');
-    claude.write('duo/math.ts', 'export const add = (a: number, b: number) => a + b;\nexport const sub = (a: number, b: number) => a - b;\nexport const mul = (a: number, b: number) => a * b;\n');
+    claude.write(
+      'duo/math.ts',
+      'export const add = (a: number, b: number) => a + b;\nexport const sub = (a: number, b: number) => a - b;\nexport const mul = (a: number, b: number) => a * b;\n',
+    );
     claude.respond('Created duo/math.ts.');
     const uri = vscode.Uri.file(abs('duo/hello.ts'));
     const doc = await vscode.workspace.openTextDocument(uri);
@@ -234,7 +247,10 @@ describe('attribution cases (issue #5)', function () {
     const note = await waitForNote(root, sha);
     assert.deepEqual(note.attribution, { ai_ratio: 100, method: 'line', lines: { ai_added: 1, total_added: 1, deleted: 0 } });
     assert.deepEqual(note.files, [{ path: 'crlf/notes.txt', by_ai: true, ai_ranges: [{ start: 3, end: 3, interaction: 0 }] }]);
-    assert.deepEqual(note.interactions.map((i) => i.prompt), ['Append three to crlf/notes.txt']);
+    assert.deepEqual(
+      note.interactions.map((i) => i.prompt),
+      ['Append three to crlf/notes.txt'],
+    );
   });
 
   it('CRLF working tree stored LF (.gitattributes eol=crlf) edited by the AI on disk', async () => {
@@ -297,7 +313,11 @@ describe('attribution cases (issue #5)', function () {
     assert.equal(await api.recordCommit(root), 'exists', 'HEAD');
     assert.equal(git(root, 'notes', '--ref=agentnote', 'show', sha), text, 'same note bytes');
     assert.equal(git(root, 'rev-parse', 'refs/notes/agentnote').trim(), ref, 'no notes commit added');
-    assert.deepEqual((JSON.parse(text) as { attribution: unknown }).attribution, { ai_ratio: 100, method: 'line', lines: { ai_added: 1, total_added: 1, deleted: 0 } });
+    assert.deepEqual((JSON.parse(text) as { attribution: unknown }).attribution, {
+      ai_ratio: 100,
+      method: 'line',
+      lines: { ai_added: 1, total_added: 1, deleted: 0 },
+    });
   });
 
   it('an AI edit reverted before any commit does not turn a later human-only commit of that file into a note', async () => {

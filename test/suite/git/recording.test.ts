@@ -31,13 +31,25 @@ describe('recording notes for commits', function () {
     other.prompt('this belongs to another project');
     const s = new ClaudeSession(root);
     s.prompt('Start a notes file');
-    await waitFor(() => api.sessions(root).find((x) => x.id === s.id && x.prompts.includes('Start a notes file')), 10_000, 'new claude session with its first prompt');
+    await waitFor(
+      () => api.sessions(root).find((x) => x.id === s.id && x.prompts.includes('Start a notes file')),
+      10_000,
+      'new claude session with its first prompt',
+    );
     s.prompt('Create notes.md with a title');
     const t0 = Date.now();
-    await waitFor(() => api.sessions(root).find((x) => x.id === s.id && x.prompts.includes('Create notes.md with a title')), 5000, 'claude prompt');
+    await waitFor(
+      () => api.sessions(root).find((x) => x.id === s.id && x.prompts.includes('Create notes.md with a title')),
+      5000,
+      'claude prompt',
+    );
     const dt = Date.now() - t0;
     assert.ok(dt <= 1000, `appended prompt seen after ${dt} ms`);
-    assert.equal(api.sessions(root).find((x) => x.id === other.id), undefined, 'other project ignored');
+    assert.equal(
+      api.sessions(root).find((x) => x.id === other.id),
+      undefined,
+      'other project ignored',
+    );
     s.write('notes.md', '# Notes\n');
     const t1 = Date.now();
     await waitFor(() => api.sessions(root).find((x) => x.id === s.id && x.files.includes('notes.md')), 5000, 'claude edit');
@@ -50,7 +62,10 @@ describe('recording notes for commits', function () {
     assert.deepEqual(note.attribution, { ai_ratio: 100, method: 'line', lines: { ai_added: 1, total_added: 1, deleted: 0 } });
     const prompts = note.interactions.map((i) => i.prompt);
     assert.equal(prompts[prompts.length - 1], 'Create notes.md with a title');
-    assert.ok(prompts.every((p) => ['Start a notes file', 'Create notes.md with a title'].includes(p)), prompts.join(' | '));
+    assert.ok(
+      prompts.every((p) => ['Start a notes file', 'Create notes.md with a title'].includes(p)),
+      prompts.join(' | '),
+    );
     assert.equal(note.interactions[prompts.length - 1].response, 'Created notes.md.');
   });
 
@@ -118,12 +133,18 @@ describe('recording notes for commits', function () {
     git(root, 'commit', '-q', '-m', 'feat: one');
     const first = git(root, 'rev-parse', 'HEAD').trim();
     const n1 = await waitForNote(root, first);
-    assert.deepEqual(n1.files.map((f) => f.path), ['one.ts']);
+    assert.deepEqual(
+      n1.files.map((f) => f.path),
+      ['one.ts'],
+    );
     git(root, 'add', 'two.ts');
     git(root, 'commit', '-q', '-m', 'feat: two');
     const second = git(root, 'rev-parse', 'HEAD').trim();
     const n2 = await waitForNote(root, second);
-    assert.deepEqual(n2.files.map((f) => f.path), ['two.ts']);
+    assert.deepEqual(
+      n2.files.map((f) => f.path),
+      ['two.ts'],
+    );
     assert.deepEqual(n2.attribution.lines, { ai_added: 1, total_added: 1, deleted: 0 });
   });
 
@@ -139,10 +160,18 @@ describe('recording notes for commits', function () {
     git(root, 'commit', '-q', '--amend', '--no-edit');
     const amended = git(root, 'rev-parse', 'HEAD').trim();
     assert.notEqual(amended, first);
-    const note = await waitFor(async () => {
-      const n = noteOf(root, amended) as { attribution?: { lines?: { total_added: number } } } | undefined;
-      return n?.attribution?.lines?.total_added === 2 ? n : undefined;
-    }, 20_000, 'recomputed note on the amended commit');
-    assert.deepEqual((note as { attribution: unknown }).attribution, { ai_ratio: 50, method: 'line', lines: { ai_added: 1, total_added: 2, deleted: 0 } });
+    const note = await waitFor(
+      async () => {
+        const n = noteOf(root, amended) as { attribution?: { lines?: { total_added: number } } } | undefined;
+        return n?.attribution?.lines?.total_added === 2 ? n : undefined;
+      },
+      20_000,
+      'recomputed note on the amended commit',
+    );
+    assert.deepEqual((note as { attribution: unknown }).attribution, {
+      ai_ratio: 50,
+      method: 'line',
+      lines: { ai_added: 1, total_added: 2, deleted: 0 },
+    });
   });
 });

@@ -27,8 +27,11 @@ const failMs = 100;
 
 function gitAsync(root: string, ...args: string[]): Promise<string> {
   return new Promise((resolve, reject) =>
-    execFile('git', ['-c', 'user.name=Ann Dev', '-c', 'user.email=ann@example.com', '-c', 'commit.gpgsign=false', ...args], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }, (e, out) =>
-      e ? reject(e) : resolve(out),
+    execFile(
+      'git',
+      ['-c', 'user.name=Ann Dev', '-c', 'user.email=ann@example.com', '-c', 'commit.gpgsign=false', ...args],
+      { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+      (e, out) => (e ? reject(e) : resolve(out)),
     ),
   );
 }
@@ -92,10 +95,24 @@ describe('event loop during a 500-file AI commit', function () {
       clearInterval(timer);
       hist.disable();
     }
-    const note = JSON.parse(await gitAsync(root, 'notes', '--ref=agentnote', 'show', sha)) as { files: { by_ai: boolean }[]; attribution: { method: string } };
+    const note = JSON.parse(await gitAsync(root, 'notes', '--ref=agentnote', 'show', sha)) as {
+      files: { by_ai: boolean }[];
+      attribution: { method: string };
+    };
     const maxHist = hist.max / 1e6;
     const stall = Math.max(maxLate, maxHist);
-    const report = { files, aiFiles: note.files.filter((f) => f.by_ai).length, method: note.attribution.method, seconds: (Date.now() - t0) / 1000, maxStallMs: Math.round(stall), timerMaxLateMs: Math.round(maxLate), histMaxMs: Math.round(maxHist), histP99Ms: Math.round(hist.percentile(99) / 1e6), histMeanMs: Math.round(hist.mean / 1e6), overGoalByPhase: over };
+    const report = {
+      files,
+      aiFiles: note.files.filter((f) => f.by_ai).length,
+      method: note.attribution.method,
+      seconds: (Date.now() - t0) / 1000,
+      maxStallMs: Math.round(stall),
+      timerMaxLateMs: Math.round(maxLate),
+      histMaxMs: Math.round(maxHist),
+      histP99Ms: Math.round(hist.percentile(99) / 1e6),
+      histMeanMs: Math.round(hist.mean / 1e6),
+      overGoalByPhase: over,
+    };
     console.log(`      stall: ${JSON.stringify(report)}`);
     fs.writeFileSync(process.env.AGENTNOTE_STALL_REPORT ?? path.join(path.dirname(root), 'stall-report.json'), JSON.stringify(report));
     assert.equal(report.aiFiles, files, 'every module is AI');

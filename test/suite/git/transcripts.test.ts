@@ -30,7 +30,11 @@ describe('tailing agent transcripts', function () {
     c.prompt('Start a changelog');
     const tNew = Date.now();
     // the session and its first prompt (journaled one event after the other: wait for both)
-    await waitFor(() => (session(c.id)?.prompts.includes('Start a changelog') ? true : undefined), 15_000, 'new cursor session with its first prompt');
+    await waitFor(
+      () => (session(c.id)?.prompts.includes('Start a changelog') ? true : undefined),
+      15_000,
+      'new cursor session with its first prompt',
+    );
     const newMs = Date.now() - tNew;
     // a new session is found by a directory event (rescan debounced 500 ms), not the 30 s periodic rescan
     assert.ok(newMs <= 2000, `new session seen after ${newMs} ms`);
@@ -53,8 +57,15 @@ describe('tailing agent transcripts', function () {
     assert.deepEqual(s.files, ['CHANGES.md']);
     assert.equal(s.active, true);
     // the other project's session was written before ours and had every chance to be read
-    assert.equal(api.sessions(root).find((x) => x.id === other.id), undefined, 'other project ignored');
-    assert.ok(api.sessions(root).every((x) => !x.files.some((f) => f.includes('elsewhere.ts'))), 'no file of the other project');
+    assert.equal(
+      api.sessions(root).find((x) => x.id === other.id),
+      undefined,
+      'other project ignored',
+    );
+    assert.ok(
+      api.sessions(root).every((x) => !x.files.some((f) => f.includes('elsewhere.ts'))),
+      'no file of the other project',
+    );
   });
 
   it('sees a Cursor session whose directory existed before its first record without waiting for the periodic rescan', async () => {
@@ -65,7 +76,11 @@ describe('tailing agent transcripts', function () {
     await new Promise((r) => setTimeout(r, 2000));
     c.prompt('Add a LICENSE file');
     const t0 = Date.now();
-    await waitFor(() => api.sessions(root).find((x) => x.id === c.id && x.prompts.includes('Add a LICENSE file')), 10_000, 'late first record');
+    await waitFor(
+      () => api.sessions(root).find((x) => x.id === c.id && x.prompts.includes('Add a LICENSE file')),
+      10_000,
+      'late first record',
+    );
     const ms = Date.now() - t0;
     // found through the watch on the session directory (500 ms debounce), not the 30 s periodic rescan
     assert.ok(ms <= 2000, `first record of a pre-created session directory seen after ${ms} ms`);

@@ -7,7 +7,10 @@ import { randomUUID } from 'node:crypto';
 /** Writes agent transcripts into the (isolated) HOME of the extension host, as the agents do. */
 
 export function git(root: string, ...args: string[]): string {
-  return execFileSync('git', ['-c', 'user.name=Ann Dev', '-c', 'user.email=ann@example.com', '-c', 'commit.gpgsign=false', ...args], { cwd: root, encoding: 'utf8' });
+  return execFileSync('git', ['-c', 'user.name=Ann Dev', '-c', 'user.email=ann@example.com', '-c', 'commit.gpgsign=false', ...args], {
+    cwd: root,
+    encoding: 'utf8',
+  });
 }
 
 /** `git add -A` + `git commit` from a terminal-like process; the new HEAD. */
@@ -25,7 +28,18 @@ export function noteOf(root: string, rev = 'HEAD'): Record<string, unknown> | un
   }
 }
 
-export async function waitForNote(root: string, rev = 'HEAD', ms = 20_000): Promise<Record<string, unknown> & { attribution: { ai_ratio: number; method: string; lines?: { ai_added: number; total_added: number; deleted: number } }; files: { path: string; by_ai: boolean; ai_ranges?: { start: number; end: number; interaction: number | null }[] }[]; interactions: { prompt: string; response: string | null }[]; agent: string }> {
+export async function waitForNote(
+  root: string,
+  rev = 'HEAD',
+  ms = 20_000,
+): Promise<
+  Record<string, unknown> & {
+    attribution: { ai_ratio: number; method: string; lines?: { ai_added: number; total_added: number; deleted: number } };
+    files: { path: string; by_ai: boolean; ai_ranges?: { start: number; end: number; interaction: number | null }[] }[];
+    interactions: { prompt: string; response: string | null }[];
+    agent: string;
+  }
+> {
   const deadline = Date.now() + ms;
   for (;;) {
     const n = noteOf(root, rev);
@@ -56,17 +70,35 @@ export class ClaudeSession {
 
   private append(rec: Record<string, unknown>): void {
     const uuid = `r${++this.n}`;
-    const full = { ...rec, uuid, parentUuid: this.parent, sessionId: this.id, timestamp: new Date().toISOString(), cwd: this.cwd, version: '2.1.260', isSidechain: false };
+    const full = {
+      ...rec,
+      uuid,
+      parentUuid: this.parent,
+      sessionId: this.id,
+      timestamp: new Date().toISOString(),
+      cwd: this.cwd,
+      version: '2.1.260',
+      isSidechain: false,
+    };
     this.parent = uuid;
     fs.appendFileSync(this.file, `${JSON.stringify(full)}\n`);
   }
 
   prompt(text: string): void {
-    this.append({ type: 'user', userType: 'external', promptSource: 'typed', origin: { kind: 'human' }, message: { role: 'user', content: text } });
+    this.append({
+      type: 'user',
+      userType: 'external',
+      promptSource: 'typed',
+      origin: { kind: 'human' },
+      message: { role: 'user', content: text },
+    });
   }
 
   respond(text: string): void {
-    this.append({ type: 'assistant', message: { id: `msg_${this.n}`, type: 'message', role: 'assistant', model: this.model, content: [{ type: 'text', text }] } });
+    this.append({
+      type: 'assistant',
+      message: { id: `msg_${this.n}`, type: 'message', role: 'assistant', model: this.model, content: [{ type: 'text', text }] },
+    });
   }
 
   /**
@@ -80,9 +112,30 @@ export class ClaudeSession {
     const onDisk = (t: string) => (opts.diskEol ? t.replace(/\r?\n/g, opts.diskEol) : t);
     if (!original.includes(onDisk(oldString))) throw new Error(`old_string not found in ${rel}`);
     const id = `toolu_${randomUUID().slice(0, 8)}`;
-    this.append({ type: 'assistant', message: { id: `msg_${this.n}`, type: 'message', role: 'assistant', model: this.model, content: [{ type: 'tool_use', id, name: 'Edit', input: { file_path: abs, old_string: oldString, new_string: newString } }] } });
+    this.append({
+      type: 'assistant',
+      message: {
+        id: `msg_${this.n}`,
+        type: 'message',
+        role: 'assistant',
+        model: this.model,
+        content: [{ type: 'tool_use', id, name: 'Edit', input: { file_path: abs, old_string: oldString, new_string: newString } }],
+      },
+    });
     fs.writeFileSync(abs, original.replace(onDisk(oldString), onDisk(newString)));
-    this.append({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: `The file ${abs} has been updated.` }] }, toolUseResult: { filePath: abs, oldString, newString, originalFile: original, structuredPatch: [], userModified: false, replaceAll: false } });
+    this.append({
+      type: 'user',
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: `The file ${abs} has been updated.` }] },
+      toolUseResult: {
+        filePath: abs,
+        oldString,
+        newString,
+        originalFile: original,
+        structuredPatch: [],
+        userModified: false,
+        replaceAll: false,
+      },
+    });
   }
 
   /** Write tool: creates/overwrites the file on disk. */
@@ -91,10 +144,29 @@ export class ClaudeSession {
     const existed = fs.existsSync(abs);
     const original = existed ? fs.readFileSync(abs, 'utf8') : undefined;
     const id = `toolu_${randomUUID().slice(0, 8)}`;
-    this.append({ type: 'assistant', message: { id: `msg_${this.n}`, type: 'message', role: 'assistant', model: this.model, content: [{ type: 'tool_use', id, name: 'Write', input: { file_path: abs, content } }] } });
+    this.append({
+      type: 'assistant',
+      message: {
+        id: `msg_${this.n}`,
+        type: 'message',
+        role: 'assistant',
+        model: this.model,
+        content: [{ type: 'tool_use', id, name: 'Write', input: { file_path: abs, content } }],
+      },
+    });
     fs.mkdirSync(path.dirname(abs), { recursive: true });
     fs.writeFileSync(abs, content);
-    this.append({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: `File created successfully at: ${abs}` }] }, toolUseResult: { type: existed ? 'update' : 'create', filePath: abs, content, structuredPatch: [], ...(original !== undefined ? { originalFile: original } : {}) } });
+    this.append({
+      type: 'user',
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: `File created successfully at: ${abs}` }] },
+      toolUseResult: {
+        type: existed ? 'update' : 'create',
+        filePath: abs,
+        content,
+        structuredPatch: [],
+        ...(original !== undefined ? { originalFile: original } : {}),
+      },
+    });
   }
 }
 
@@ -111,7 +183,10 @@ export class CursorSession {
     const projectDir = path.join(home, '.cursor', 'projects', slug);
     const dir = path.join(projectDir, 'agent-transcripts', this.id);
     fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(projectDir, '.workspace-trusted'), JSON.stringify({ trustedAt: Date.now(), workspacePath: cwd, trustMethod: 'user' }));
+    fs.writeFileSync(
+      path.join(projectDir, '.workspace-trusted'),
+      JSON.stringify({ trustedAt: Date.now(), workspacePath: cwd, trustMethod: 'user' }),
+    );
     this.file = path.join(dir, `${this.id}.jsonl`);
   }
 
@@ -129,11 +204,21 @@ export class CursorSession {
 
   /** Records a StrReplace tool call (the edit itself is applied through the editor by the test). */
   strReplace(rel: string, oldString: string, newString: string): void {
-    this.append({ role: 'assistant', message: { content: [{ type: 'tool_use', name: 'StrReplace', input: { path: path.join(this.cwd, rel), old_string: oldString, new_string: newString } }] } });
+    this.append({
+      role: 'assistant',
+      message: {
+        content: [
+          { type: 'tool_use', name: 'StrReplace', input: { path: path.join(this.cwd, rel), old_string: oldString, new_string: newString } },
+        ],
+      },
+    });
   }
 
   write(rel: string, contents: string): void {
-    this.append({ role: 'assistant', message: { content: [{ type: 'tool_use', name: 'Write', input: { path: path.join(this.cwd, rel), contents } }] } });
+    this.append({
+      role: 'assistant',
+      message: { content: [{ type: 'tool_use', name: 'Write', input: { path: path.join(this.cwd, rel), contents } }] },
+    });
   }
 }
 
@@ -148,11 +233,32 @@ export class CodexSession {
     home = os.homedir(),
   ) {
     const now = new Date();
-    const dir = path.join(home, '.codex', 'sessions', String(now.getFullYear()), String(now.getMonth() + 1).padStart(2, '0'), String(now.getDate()).padStart(2, '0'));
+    const dir = path.join(
+      home,
+      '.codex',
+      'sessions',
+      String(now.getFullYear()),
+      String(now.getMonth() + 1).padStart(2, '0'),
+      String(now.getDate()).padStart(2, '0'),
+    );
     fs.mkdirSync(dir, { recursive: true });
     this.file = path.join(dir, `rollout-${now.toISOString().slice(0, 19).replace(/:/g, '-')}-${this.id}.jsonl`);
-    this.append('session_meta', { id: this.id, timestamp: now.toISOString(), cwd, originator: 'codex-tui', cli_version: '0.150.0', source: 'cli', model_provider: 'openai' });
-    this.append('turn_context', { turn_id: randomUUID(), cwd, model, approval_policy: 'on-request', sandbox_policy: { type: 'workspace-write' } });
+    this.append('session_meta', {
+      id: this.id,
+      timestamp: now.toISOString(),
+      cwd,
+      originator: 'codex-tui',
+      cli_version: '0.150.0',
+      source: 'cli',
+      model_provider: 'openai',
+    });
+    this.append('turn_context', {
+      turn_id: randomUUID(),
+      cwd,
+      model,
+      approval_policy: 'on-request',
+      sandbox_policy: { type: 'workspace-write' },
+    });
   }
 
   private append(type: string, payload: Record<string, unknown>): void {
@@ -181,7 +287,15 @@ export class CodexSession {
     fs.mkdirSync(path.dirname(absTo), { recursive: true });
     fs.writeFileSync(absTo, content);
     fs.rmSync(absFrom);
-    this.append('event_msg', { type: 'patch_apply_end', call_id: callId, stdout: `Success. Updated the following files:\nM ${to}\n`, stderr: '', success: true, changes: { [absFrom]: { type: 'update', unified_diff: unified, move_path: absTo } }, status: 'completed' });
+    this.append('event_msg', {
+      type: 'patch_apply_end',
+      call_id: callId,
+      stdout: `Success. Updated the following files:\nM ${to}\n`,
+      stderr: '',
+      success: true,
+      changes: { [absFrom]: { type: 'update', unified_diff: unified, move_path: absTo } },
+      status: 'completed',
+    });
   }
 
   /** apply_patch that adds a new file, written to disk. */
@@ -193,7 +307,15 @@ export class CodexSession {
     const abs = path.join(this.cwd, rel);
     fs.mkdirSync(path.dirname(abs), { recursive: true });
     fs.writeFileSync(abs, content);
-    this.append('event_msg', { type: 'patch_apply_end', call_id: callId, stdout: `Success. Updated the following files:\nA ${rel}\n`, stderr: '', success: true, changes: { [abs]: { type: 'add', content } }, status: 'completed' });
+    this.append('event_msg', {
+      type: 'patch_apply_end',
+      call_id: callId,
+      stdout: `Success. Updated the following files:\nA ${rel}\n`,
+      stderr: '',
+      success: true,
+      changes: { [abs]: { type: 'add', content } },
+      status: 'completed',
+    });
   }
 }
 
@@ -205,7 +327,12 @@ function updatePatchHunk(before: string, after: string): { hunk: string; unified
   while (head < a.length && head < b.length && a[head] === b[head]) head++;
   let tail = 0;
   while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
-  const lines = [...a.slice(0, head).map((l) => ` ${l}`), ...a.slice(head, a.length - tail).map((l) => `-${l}`), ...b.slice(head, b.length - tail).map((l) => `+${l}`), ...a.slice(a.length - tail).map((l) => ` ${l}`)];
+  const lines = [
+    ...a.slice(0, head).map((l) => ` ${l}`),
+    ...a.slice(head, a.length - tail).map((l) => `-${l}`),
+    ...b.slice(head, b.length - tail).map((l) => `+${l}`),
+    ...a.slice(a.length - tail).map((l) => ` ${l}`),
+  ];
   return { hunk: `@@\n${lines.join('\n')}\n`, unified: `@@ -1,${a.length} +1,${b.length} @@\n${lines.join('\n')}\n` };
 }
 
@@ -220,13 +347,21 @@ export class GeminiSession {
     readonly model = 'gemini-2.5-pro',
     home = os.homedir(),
   ) {
-    const slug = path.basename(cwd).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'project';
+    const slug =
+      path
+        .basename(cwd)
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-|-$/g, '') || 'project';
     const dir = path.join(home, '.gemini', 'tmp', slug);
     fs.mkdirSync(path.join(dir, 'chats'), { recursive: true });
     fs.writeFileSync(path.join(dir, '.project_root'), cwd);
     const now = new Date();
     this.file = path.join(dir, 'chats', `session-${now.toISOString().slice(0, 16).replace(/:/g, '-')}-${this.id.slice(0, 8)}.jsonl`);
-    fs.appendFileSync(this.file, `${JSON.stringify({ sessionId: this.id, projectHash: 'demo', startTime: now.toISOString(), lastUpdated: now.toISOString(), kind: 'main' })}\n`);
+    fs.appendFileSync(
+      this.file,
+      `${JSON.stringify({ sessionId: this.id, projectHash: 'demo', startTime: now.toISOString(), lastUpdated: now.toISOString(), kind: 'main' })}\n`,
+    );
   }
 
   private append(rec: Record<string, unknown>): void {
@@ -247,7 +382,16 @@ export class GeminiSession {
       type: 'gemini',
       content: response,
       model: this.model,
-      toolCalls: [{ id: `replace-${this.n}`, name: 'replace', args: { file_path: abs, old_string: oldString, new_string: newString }, status: 'success', timestamp: new Date().toISOString(), resultDisplay: { fileName: path.basename(rel), filePath: abs, originalContent: original, newContent: updated, isNewFile: false } }],
+      toolCalls: [
+        {
+          id: `replace-${this.n}`,
+          name: 'replace',
+          args: { file_path: abs, old_string: oldString, new_string: newString },
+          status: 'success',
+          timestamp: new Date().toISOString(),
+          resultDisplay: { fileName: path.basename(rel), filePath: abs, originalContent: original, newContent: updated, isNewFile: false },
+        },
+      ],
     });
   }
 }

@@ -48,10 +48,14 @@ describe('surfaces on peer-written notes (todo-api)', () => {
 
   it('hover on a line of an AI commit shows the prompt and the AI Ratio', async () => {
     // src/store.ts line 15 was last changed by "feat: validate todo titles" (74%, line method)
-    const text = await waitFor(async () => {
-      const t = await hoverAt('src/store.ts', 15);
-      return t.includes('Agent Note') ? t : undefined;
-    }, 30_000, 'agent note hover');
+    const text = await waitFor(
+      async () => {
+        const t = await hoverAt('src/store.ts', 15);
+        return t.includes('Agent Note') ? t : undefined;
+      },
+      30_000,
+      'agent note hover',
+    );
     assert.match(text, /74%/);
     assert.match(text, /Reject empty or whitespace/);
     assert.match(text, /claude-opus-4-6/);
@@ -67,14 +71,24 @@ describe('surfaces on peer-written notes (todo-api)', () => {
 
   it('CodeLens titles show N% per block of noted lines', async () => {
     const uri = vscode.Uri.file(path.join(workspaceRoot(), 'src/store.ts'));
-    const lenses = await waitFor(async () => {
-      const l = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri, 100);
-      const ours = (l ?? []).filter((x) => x.command?.command === 'agentNote.showNote');
-      return ours.length ? ours : undefined;
-    }, 30_000, 'code lenses');
+    const lenses = await waitFor(
+      async () => {
+        const l = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri, 100);
+        const ours = (l ?? []).filter((x) => x.command?.command === 'agentNote.showNote');
+        return ours.length ? ours : undefined;
+      },
+      30_000,
+      'code lenses',
+    );
     const titles = lenses.map((l) => l.command!.title);
-    assert.ok(titles.some((t) => /74% AI · 1 prompt · claude-opus-4-6 · e13b790/.test(t)), titles.join('\n'));
-    assert.ok(titles.some((t) => /100% AI .* 07e49a7/.test(t)), titles.join('\n'));
+    assert.ok(
+      titles.some((t) => /74% AI · 1 prompt · claude-opus-4-6 · e13b790/.test(t)),
+      titles.join('\n'),
+    );
+    assert.ok(
+      titles.some((t) => /100% AI .* 07e49a7/.test(t)),
+      titles.join('\n'),
+    );
     // first block starts at line 1 (the store was created by 07e49a7)
     // executeCodeLensProvider lists resolved lenses in the order their resolution finished
     const first = [...lenses].sort((a, b) => a.range.start.line - b.range.start.line)[0];
@@ -84,12 +98,18 @@ describe('surfaces on peer-written notes (todo-api)', () => {
 
   it('Show Note renders the note of a given commit', async () => {
     const root = workspaceRoot();
-    const sha = (await vscode.commands.executeCommand<{ commit: { sha: string } }>('agentNote.showNote', { root, sha: 'a76d22f'.padEnd(40, '0') })) as unknown;
+    const sha = (await vscode.commands.executeCommand<{ commit: { sha: string } }>('agentNote.showNote', {
+      root,
+      sha: 'a76d22f'.padEnd(40, '0'),
+    })) as unknown;
     // an unknown sha has no note
     assert.match(String(sha), /has no note/);
     const { execFileSync } = await import('node:child_process');
     const full = execFileSync('git', ['rev-parse', 'a76d22f'], { cwd: root, encoding: 'utf8' }).trim();
-    const input = await vscode.commands.executeCommand<{ commit: { subject: string }; note?: { interactions: unknown[]; attribution: { ai_ratio: number } } }>('agentNote.showNote', { root, sha: full });
+    const input = await vscode.commands.executeCommand<{
+      commit: { subject: string };
+      note?: { interactions: unknown[]; attribution: { ai_ratio: number } };
+    }>('agentNote.showNote', { root, sha: full });
     assert.equal(input.commit.subject, 'feat: paginate GET /todos with a cursor');
     assert.equal(input.note?.interactions.length, 4);
     assert.equal(input.note?.attribution.ai_ratio, 100);
@@ -109,7 +129,9 @@ describe('surfaces on peer-written notes (todo-api)', () => {
     const md = await vscode.commands.executeCommand<string>('agentNote.copyPrReport', { root, base: 'HEAD~6' });
     assert.match(md, /Agent Note/);
     assert.match(md, /Total AI Ratio/);
-    const json = JSON.parse(await vscode.commands.executeCommand<string>('agentNote.copyPrReport', { root, base: 'HEAD~6', format: 'json' }));
+    const json = JSON.parse(
+      await vscode.commands.executeCommand<string>('agentNote.copyPrReport', { root, base: 'HEAD~6', format: 'json' }),
+    );
     assert.equal(json.total_commits, 6);
     assert.equal(json.tracked_commits, 5);
   });

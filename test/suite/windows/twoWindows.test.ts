@@ -77,7 +77,10 @@ describe('two editor windows on one repository', function () {
     const note = await waitForNote(root, sha, 30_000);
     assert.equal(note.interactions.length, 1);
     assert.equal(note.interactions[0].prompt, 'add b to calc.ts');
-    assert.deepEqual(note.files.map((f) => [f.path, f.by_ai]), [['calc.ts', true]]);
+    assert.deepEqual(
+      note.files.map((f) => [f.path, f.by_ai]),
+      [['calc.ts', true]],
+    );
     // the other window has looked at the commit too (it logs the outcome: written or exists)
     const short = sha.slice(0, 7);
     await waitFor(() => logs.every((f) => read(f).includes(`commit ${short}:`)) || undefined, 30_000, 'both windows recorded the commit');
@@ -88,7 +91,12 @@ describe('two editor windows on one repository', function () {
 
     const lines = (rel: string) => {
       const f = path.join(journal, rel);
-      return fs.existsSync(f) ? fs.readFileSync(f, 'utf8').split('\n').filter((l) => l.trim()) : [];
+      return fs.existsSync(f)
+        ? fs
+            .readFileSync(f, 'utf8')
+            .split('\n')
+            .filter((l) => l.trim())
+        : [];
     };
     for (const rel of ['prompts.jsonl', 'changes.jsonl', 'committed_pairs.jsonl', 'ext/prompts.jsonl', 'ext/pairs.jsonl']) {
       for (const l of lines(rel)) assert.doesNotThrow(() => JSON.parse(l), `${rel}: a whole JSON line`);

@@ -34,12 +34,32 @@ describe('isGitCommitCommand', () => {
 
 describe('isMutatingShellCommand', () => {
   it('flags file-changing commands and redirections', () => {
-    for (const c of ['rm -rf dist', "sed -i 's/a/b/' f", 'echo hi > out.txt', 'echo hi >> log', 'cat <<EOF > f\nx\nEOF', 'npm install left-pad', 'git checkout -- a.ts', 'mv a b', 'yarn', 'perl -pi -e s/a/b/ f']) {
+    for (const c of [
+      'rm -rf dist',
+      "sed -i 's/a/b/' f",
+      'echo hi > out.txt',
+      'echo hi >> log',
+      'cat <<EOF > f\nx\nEOF',
+      'npm install left-pad',
+      'git checkout -- a.ts',
+      'mv a b',
+      'yarn',
+      'perl -pi -e s/a/b/ f',
+    ]) {
       assert.equal(isMutatingShellCommand(c), true, c);
     }
   });
   it('does not flag read-only commands', () => {
-    for (const c of ['ls -la', 'npm test', 'git status', 'cat a.txt', 'grep x f 2>&1', 'ls > /dev/null', 'git commit -m "rm -rf"', 'sed s/a/b/ f']) {
+    for (const c of [
+      'ls -la',
+      'npm test',
+      'git status',
+      'cat a.txt',
+      'grep x f 2>&1',
+      'ls > /dev/null',
+      'git commit -m "rm -rf"',
+      'sed s/a/b/ f',
+    ]) {
       assert.equal(isMutatingShellCommand(c), false, c);
     }
   });
@@ -75,8 +95,22 @@ describe('parseApplyPatch', () => {
       'EOF',
     ].join('\n');
     assert.deepEqual(parseApplyPatch(patch), [
-      { op: 'add', path: 'a/new.ts', text: '*** Add File: a/new.ts\n+line 1\n+line 2\n', content: 'line 1\nline 2\n', added: 2, removed: 0 },
-      { op: 'update', path: 'b.ts', moveTo: 'c.ts', text: '*** Update File: b.ts\n*** Move to: c.ts\n@@ function x\n keep\n-old\n+new\n+more\n*** End of File\n', added: 2, removed: 1 },
+      {
+        op: 'add',
+        path: 'a/new.ts',
+        text: '*** Add File: a/new.ts\n+line 1\n+line 2\n',
+        content: 'line 1\nline 2\n',
+        added: 2,
+        removed: 0,
+      },
+      {
+        op: 'update',
+        path: 'b.ts',
+        moveTo: 'c.ts',
+        text: '*** Update File: b.ts\n*** Move to: c.ts\n@@ function x\n keep\n-old\n+new\n+more\n*** End of File\n',
+        added: 2,
+        removed: 1,
+      },
       { op: 'delete', path: 'd.ts', text: '*** Delete File: d.ts\n', added: 0, removed: 0 },
     ]);
   });

@@ -77,7 +77,14 @@ describe('parser edge cases', () => {
     const ev = (type: string, payload: object) => ({ type, payload });
     const events = feed('codex', { filePath: '/c/rollout-x-019a0000-0000-7000-8000-000000000002.jsonl' }, [
       ev('session_meta', { id: 's', cwd: '/r' }),
-      ev('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'fix [image #1]' }, { type: 'input_image', image_url: 'x' }] }),
+      ev('response_item', {
+        type: 'message',
+        role: 'user',
+        content: [
+          { type: 'input_text', text: 'fix [image #1]' },
+          { type: 'input_image', image_url: 'x' },
+        ],
+      }),
       ev('event_msg', { type: 'user_message', message: 'fix' }),
       ev('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'ignored mirror' }] }),
       ev('event_msg', { type: 'user_message', message: 'second' }),
@@ -85,7 +92,11 @@ describe('parser edge cases', () => {
     const prompts = events.filter((e) => e.kind === 'prompt');
     assert.deepEqual(
       prompts.map((e) => (e.kind === 'prompt' ? [e.text, e.recordId] : [])),
-      [['fix [image #1]', 'prompt-1'], ['fix', 'prompt-1'], ['second', 'prompt-2']],
+      [
+        ['fix [image #1]', 'prompt-1'],
+        ['fix', 'prompt-1'],
+        ['second', 'prompt-2'],
+      ],
     );
   });
 
@@ -93,7 +104,15 @@ describe('parser edge cases', () => {
     const events = feed('codex', { filePath: '/c/rollout-x-019a0000-0000-7000-8000-000000000003.jsonl' }, [
       { type: 'session_meta', payload: { id: 'sub', cwd: '/r', source: { subagent: { parent_thread_id: 'p' } } } },
       { type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'task from parent' }] } },
-      { type: 'response_item', payload: { type: 'custom_tool_call', name: 'apply_patch', call_id: 'c1', input: '*** Begin Patch\n*** Add File: x.ts\n+x\n*** End Patch' } },
+      {
+        type: 'response_item',
+        payload: {
+          type: 'custom_tool_call',
+          name: 'apply_patch',
+          call_id: 'c1',
+          input: '*** Begin Patch\n*** Add File: x.ts\n+x\n*** End Patch',
+        },
+      },
       { type: 'event_msg', payload: { type: 'patch_apply_end', call_id: 'c1', success: true } },
     ]);
     assert.deepEqual(kinds(events), ['session', 'edit']);
@@ -104,7 +123,15 @@ describe('parser edge cases', () => {
     const ctx = { filePath: '/h/.cursor/projects/p/agent-transcripts/parent-1/subagents/sub-9.jsonl', cwdHint: '/r' };
     const events = feed('cursor', ctx, [
       { role: 'user', message: { content: [{ type: 'text', text: '<user_query>do the sub task</user_query>' }] } },
-      { role: 'assistant', message: { content: [{ type: 'text', text: 'ok' }, { type: 'tool_use', name: 'Write', input: { path: '/r/s.ts', contents: 's\n' } }] } },
+      {
+        role: 'assistant',
+        message: {
+          content: [
+            { type: 'text', text: 'ok' },
+            { type: 'tool_use', name: 'Write', input: { path: '/r/s.ts', contents: 's\n' } },
+          ],
+        },
+      },
     ]);
     assert.deepEqual(events, [
       { kind: 'session', agent: 'cursor', sessionId: 'parent-1', cwd: '/r' },
@@ -117,7 +144,12 @@ describe('parser edge cases', () => {
     const events = feed('gemini', ctx, [
       { sessionId: 'sub-1', projectHash: 'h', startTime: '2026-01-01T00:00:00.000Z', kind: 'subagent' },
       { id: 'u', type: 'user', content: 'task' },
-      { id: 'g', type: 'gemini', content: 'done', toolCalls: [{ id: 't', name: 'write_file', args: { file_path: 'a.ts', content: 'a\n' }, status: 'success' }] },
+      {
+        id: 'g',
+        type: 'gemini',
+        content: 'done',
+        toolCalls: [{ id: 't', name: 'write_file', args: { file_path: 'a.ts', content: 'a\n' }, status: 'success' }],
+      },
     ]);
     assert.deepEqual(kinds(events), ['session', 'edit']);
     assert.equal(events[0].sessionId, '9b2f14c0-aaaa-4bbb-8ccc-ddddeeeeffff');
@@ -152,13 +184,32 @@ describe('parser edge cases', () => {
     const rec = (o: object) => ({ sessionId: sid, cwd: '/r', timestamp: '2025-01-01T00:00:00.000Z', ...o });
     const events = feed('claude', { filePath: `/h/.claude/projects/-r/${sid}.jsonl` }, [
       rec({ type: 'user', uuid: 'a', isSidechain: true, message: { content: 'task text from the parent' } }),
-      rec({ type: 'assistant', uuid: 'b', isSidechain: true, message: { id: 'm1', content: [{ type: 'text', text: 'sub reply' }, { type: 'tool_use', id: 't1', name: 'Write', input: { file_path: '/r/x.ts', content: 'x\n' } }] } }),
-      rec({ type: 'user', uuid: 'c', isSidechain: true, message: { content: [{ type: 'tool_result', tool_use_id: 't1', content: 'ok' }] }, toolUseResult: { type: 'create', filePath: '/r/x.ts', content: 'x\n' } }),
+      rec({
+        type: 'assistant',
+        uuid: 'b',
+        isSidechain: true,
+        message: {
+          id: 'm1',
+          content: [
+            { type: 'text', text: 'sub reply' },
+            { type: 'tool_use', id: 't1', name: 'Write', input: { file_path: '/r/x.ts', content: 'x\n' } },
+          ],
+        },
+      }),
+      rec({
+        type: 'user',
+        uuid: 'c',
+        isSidechain: true,
+        message: { content: [{ type: 'tool_result', tool_use_id: 't1', content: 'ok' }] },
+        toolUseResult: { type: 'create', filePath: '/r/x.ts', content: 'x\n' },
+      }),
       rec({ type: 'user', uuid: 'd', message: { content: 'a real prompt' } }),
       rec({ type: 'assistant', uuid: 'e', message: { id: 'm2', model: 'claude-x', content: [{ type: 'text', text: 'main reply' }] } }),
     ]);
     assert.deepEqual(
-      events.map((e) => (e.kind === 'prompt' || e.kind === 'response' ? `${e.kind}:${e.text}` : e.kind === 'edit' ? `edit:${e.file}` : e.kind)),
+      events.map((e) =>
+        e.kind === 'prompt' || e.kind === 'response' ? `${e.kind}:${e.text}` : e.kind === 'edit' ? `edit:${e.file}` : e.kind,
+      ),
       ['session', 'edit:/r/x.ts', 'prompt:a real prompt', 'session', 'response:main reply'],
     );
   });
@@ -178,17 +229,44 @@ describe('parser edge cases', () => {
 
 describe('transcriptPathInfo', () => {
   it('derives session ids and subagent flags from paths', () => {
-    assert.deepEqual(transcriptPathInfo('cursor', '/h/.cursor/projects/p/agent-transcripts/abc/abc.jsonl'), { sessionId: 'abc', sidechain: false, format: 'jsonl' });
-    assert.deepEqual(transcriptPathInfo('cursor', '/h/.cursor/projects/p/agent-transcripts/abc.txt'), { sessionId: 'abc', sidechain: false, format: 'txt' });
-    assert.deepEqual(transcriptPathInfo('cursor', '/h/.cursor/projects/p/agent-transcripts/abc/subagents/s1.jsonl'), { sessionId: 'abc', sidechain: true, format: 'jsonl' });
-    assert.deepEqual(transcriptPathInfo('claude', '/h/.claude/projects/-r/u-1.jsonl'), { sessionId: 'u-1', sidechain: false, format: 'jsonl' });
-    assert.deepEqual(transcriptPathInfo('claude', '/h/.claude/projects/-r/u-1/subagents/agent-a1.jsonl'), { sessionId: 'u-1', sidechain: true, format: 'jsonl' });
+    assert.deepEqual(transcriptPathInfo('cursor', '/h/.cursor/projects/p/agent-transcripts/abc/abc.jsonl'), {
+      sessionId: 'abc',
+      sidechain: false,
+      format: 'jsonl',
+    });
+    assert.deepEqual(transcriptPathInfo('cursor', '/h/.cursor/projects/p/agent-transcripts/abc.txt'), {
+      sessionId: 'abc',
+      sidechain: false,
+      format: 'txt',
+    });
+    assert.deepEqual(transcriptPathInfo('cursor', '/h/.cursor/projects/p/agent-transcripts/abc/subagents/s1.jsonl'), {
+      sessionId: 'abc',
+      sidechain: true,
+      format: 'jsonl',
+    });
+    assert.deepEqual(transcriptPathInfo('claude', '/h/.claude/projects/-r/u-1.jsonl'), {
+      sessionId: 'u-1',
+      sidechain: false,
+      format: 'jsonl',
+    });
+    assert.deepEqual(transcriptPathInfo('claude', '/h/.claude/projects/-r/u-1/subagents/agent-a1.jsonl'), {
+      sessionId: 'u-1',
+      sidechain: true,
+      format: 'jsonl',
+    });
     assert.deepEqual(transcriptPathInfo('claude', '/h/.claude/projects/-r/agent-a1.jsonl'), { sidechain: true, format: 'jsonl' });
     assert.deepEqual(
       transcriptPathInfo('codex', '/h/.codex/sessions/2026/10/05/rollout-2026-10-05T09-14-00-019a5f00-0000-7000-8000-00000000c0de.jsonl'),
       { sessionId: '019a5f00-0000-7000-8000-00000000c0de', sidechain: false, format: 'jsonl' },
     );
-    assert.deepEqual(transcriptPathInfo('gemini', '/h/.gemini/tmp/p/chats/session-2026-10-05T07-14-9b2f14c0.json'), { sidechain: false, format: 'json' });
-    assert.deepEqual(transcriptPathInfo('gemini', 'C:\\h\\.gemini\\tmp\\p\\chats\\par\\child.jsonl'), { sessionId: 'par', sidechain: true, format: 'jsonl' });
+    assert.deepEqual(transcriptPathInfo('gemini', '/h/.gemini/tmp/p/chats/session-2026-10-05T07-14-9b2f14c0.json'), {
+      sidechain: false,
+      format: 'json',
+    });
+    assert.deepEqual(transcriptPathInfo('gemini', 'C:\\h\\.gemini\\tmp\\p\\chats\\par\\child.jsonl'), {
+      sessionId: 'par',
+      sidechain: true,
+      format: 'jsonl',
+    });
   });
 });

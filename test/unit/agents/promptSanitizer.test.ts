@@ -17,7 +17,10 @@ describe('sanitizePrompt (agentnote-format.md §4.4)', () => {
 
   it('strips leading environment_context blocks repeatedly, case-insensitive, with attributes and self-closing', () => {
     assert.equal(sanitizePrompt('<environment_context>\n<cwd>/r</cwd>\n</environment_context>\n\nfix it'), 'fix it');
-    assert.equal(sanitizePrompt('<ENVIRONMENT_CONTEXT a="1">x</Environment_Context> <environment_context/> <environment_context b="2" />  go'), 'go');
+    assert.equal(
+      sanitizePrompt('<ENVIRONMENT_CONTEXT a="1">x</Environment_Context> <environment_context/> <environment_context b="2" />  go'),
+      'go',
+    );
     assert.equal(sanitizePrompt('<environment_context>only context</environment_context>'), undefined);
   });
 
@@ -75,7 +78,8 @@ describe('Claude prompt rules (transcript-formats.md §2.4)', () => {
 
 describe('Cursor prompt rules (transcript-formats.md §1.2)', () => {
   it('keeps only the user_query body and reads the timestamp tag', () => {
-    const raw = '<timestamp>Tuesday, Sep 8, 2026, 1:56 PM (UTC-7)</timestamp>\n<rules>tabs</rules>\n<user_query>\nfix the bug\n</user_query>';
+    const raw =
+      '<timestamp>Tuesday, Sep 8, 2026, 1:56 PM (UTC-7)</timestamp>\n<rules>tabs</rules>\n<user_query>\nfix the bug\n</user_query>';
     assert.deepEqual(unwrapCursorUserText(raw), { text: 'fix the bug', timestampText: 'Tuesday, Sep 8, 2026, 1:56 PM (UTC-7)' });
     assert.equal(sanitizeCursorPrompt(raw), 'fix the bug');
   });
@@ -107,7 +111,8 @@ describe('Codex prompt rules (transcript-formats.md §3.4)', () => {
   });
 
   it('keeps what follows the last "## My request for Codex:" header', () => {
-    const t = '# Context from my IDE setup:\n\n## Active file: a.ts\n\n## My request for Codex:\nold\n## My request for Codex:\n  add tests\n';
+    const t =
+      '# Context from my IDE setup:\n\n## Active file: a.ts\n\n## My request for Codex:\nold\n## My request for Codex:\n  add tests\n';
     assert.equal(sanitizeCodexPrompt(t), 'add tests');
   });
 

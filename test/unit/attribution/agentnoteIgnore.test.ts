@@ -8,18 +8,28 @@ const ignored = (text: string, paths: string[]): string[] => {
 
 describe('AgentnoteIgnore', () => {
   it('dist/** with !dist/keep.js excludes everything under dist but keep.js (peer observed)', () => {
-    assert.deepEqual(ignored('dist/**\n!dist/keep.js\n', ['dist/bundle.js', 'dist/keep.js', 'dist/sub/x.js', 'src/dist/x.js', 'dist']), ['dist/bundle.js', 'dist/sub/x.js']);
+    assert.deepEqual(ignored('dist/**\n!dist/keep.js\n', ['dist/bundle.js', 'dist/keep.js', 'dist/sub/x.js', 'src/dist/x.js', 'dist']), [
+      'dist/bundle.js',
+      'dist/sub/x.js',
+    ]);
   });
 
   it('skips blank lines and comments, trims, splits on CRLF', () => {
     const ig = AgentnoteIgnore.parse('# comment\r\n\r\n   cli.js   \r\n!  # not a pattern\r\n!\r\n');
-    assert.deepEqual(ig.patterns.map((p) => [p.source, p.line, p.negated]), [['cli.js', 3, false]]);
+    assert.deepEqual(
+      ig.patterns.map((p) => [p.source, p.line, p.negated]),
+      [['cli.js', 3, false]],
+    );
     assert.equal(ig.ignores('cli.js'), true);
     assert.equal(ig.ignores('bin/cli.js'), true);
   });
 
   it('unanchored patterns without a slash match any path segment and everything below it', () => {
-    assert.deepEqual(ignored('vendor\n', ['vendor', 'vendor/a.js', 'lib/vendor/b.js', 'vendored/c.js', 'a/myvendor']), ['vendor', 'vendor/a.js', 'lib/vendor/b.js']);
+    assert.deepEqual(ignored('vendor\n', ['vendor', 'vendor/a.js', 'lib/vendor/b.js', 'vendored/c.js', 'a/myvendor']), [
+      'vendor',
+      'vendor/a.js',
+      'lib/vendor/b.js',
+    ]);
   });
 
   it('a leading slash anchors; a slash inside anchors too and must match to the end', () => {
@@ -66,7 +76,10 @@ describe('AgentnoteIgnore', () => {
         [5, 'tooManyWildcards'],
       ],
     );
-    assert.deepEqual(ig.patterns.map((p) => p.line), [6, 7]);
+    assert.deepEqual(
+      ig.patterns.map((p) => p.line),
+      [6, 7],
+    );
     assert.equal(ig.ignores('dist/a.js'), false);
     assert.equal(ig.ignores('safe.js'), true);
     // 200 characters after stripping slashes is still fine.

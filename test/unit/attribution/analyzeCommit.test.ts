@@ -6,7 +6,11 @@ import { GitRunner } from '../../../src/node/git/gitRunner';
 import { commitCase, hashRefs, loadCases, TempRepo, toExpectedShape, useIsolatedGitEnv, type FixtureCase } from './fixtureRepo';
 
 function casePairs(repo: TempRepo, c: FixtureCase): EditPairInput[] {
-  const ids = hashRefs(repo, c, c.edits.flatMap((e) => (e.pre === undefined ? [e.post] : [e.pre, e.post])));
+  const ids = hashRefs(
+    repo,
+    c,
+    c.edits.flatMap((e) => (e.pre === undefined ? [e.post] : [e.pre, e.post])),
+  );
   return c.edits.map((e, i) => ({
     file: e.file,
     ...(e.pre !== undefined ? { preBlob: ids.get(e.pre) } : {}),

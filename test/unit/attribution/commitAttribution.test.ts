@@ -37,7 +37,12 @@ describe('commitAttribution', () => {
     const r = commitAttribution({
       hasEditData: true,
       files: [
-        file('a.ts', { byAi: true, diff1: [h(1, 3)], pairs: [pair('t1', [h(1, 3)], [h(3, 1)])], edits: [{ interactionKey: 't1', agent: 'claude', postBlob: 'post' }] }),
+        file('a.ts', {
+          byAi: true,
+          diff1: [h(1, 3)],
+          pairs: [pair('t1', [h(1, 3)], [h(3, 1)])],
+          edits: [{ interactionKey: 't1', agent: 'claude', postBlob: 'post' }],
+        }),
         file('b.ts', { diff1: [h(4, 2, 4, 1)] }),
         file('gen.ts', { byAi: true, generated: true, diff1: [h(1, 50)] }),
         file('dist/x.js', { byAi: true, ignored: true, edits: [{ interactionKey: 't1', agent: 'claude', postBlob: 'other' }] }),
@@ -45,12 +50,18 @@ describe('commitAttribution', () => {
     });
     assert.equal(r.summary, 'cli');
     assert.deepEqual(r.attribution, { ai_ratio: 40, method: 'line', lines: { ai_added: 2, total_added: 5, deleted: 1 } });
-    assert.deepEqual(r.files.map((f) => f.level), ['line', 'line', 'excluded', 'excluded']);
+    assert.deepEqual(
+      r.files.map((f) => f.level),
+      ['line', 'line', 'excluded', 'excluded'],
+    );
     assert.deepEqual(r.contributingInteractionKeys, ['t1']);
   });
 
   it('no edit data ⇒ file level without lines (CLI §3.2 step 3)', () => {
-    const r = commitAttribution({ hasEditData: false, files: [file('a.ts', { byAi: true, diff1: [h(1, 1)] }), file('b.ts', { diff1: [h(1, 1)] })] });
+    const r = commitAttribution({
+      hasEditData: false,
+      files: [file('a.ts', { byAi: true, diff1: [h(1, 1)] }), file('b.ts', { diff1: [h(1, 1)] })],
+    });
     assert.equal(r.summary, 'noLineData');
     assert.deepEqual(r.attribution, { ai_ratio: 50, method: 'file' });
     assert.deepEqual(r.contributingInteractionKeys, []);
@@ -60,26 +71,46 @@ describe('commitAttribution', () => {
     const r = commitAttribution({
       hasEditData: true,
       files: [
-        file('a.ts', { byAi: true, diff1: [h(1, 2)], pairs: [pair('t1', [h(1, 2)])], edits: [{ interactionKey: 't1', agent: 'claude', postBlob: 'a.ts-blob' }] }),
+        file('a.ts', {
+          byAi: true,
+          diff1: [h(1, 2)],
+          pairs: [pair('t1', [h(1, 2)])],
+          edits: [{ interactionKey: 't1', agent: 'claude', postBlob: 'a.ts-blob' }],
+        }),
         file('b.ts', { byAi: true, diff1: [h(1, 2)], edits: [{ interactionKey: 't2', agent: 'cursor', postBlob: 'stale' }] }),
         file('c.ts', { diff1: [h(1, 1)] }),
       ],
     });
     assert.equal(r.summary, 'commitFallback');
     assert.deepEqual(r.attribution, { ai_ratio: 67, method: 'file' });
-    assert.deepEqual(r.files.map((f) => f.level), ['line', 'unknown', 'line']);
+    assert.deepEqual(
+      r.files.map((f) => f.level),
+      ['line', 'unknown', 'line'],
+    );
     assert.deepEqual(r.files[0].ranges, [{ start: 1, end: 2, interactionKey: 't1' }]);
     assert.deepEqual(r.contributingInteractionKeys, []);
   });
 
   it('a degraded eligible file (diff1 unknown) forces the fallback even when human', () => {
-    const r = commitAttribution({ hasEditData: true, files: [file('a.ts', { byAi: true, diff1: [h(1, 1)], pairs: [pair('t1', [h(1, 1)])] }), file('big.txt', { diff1: undefined, unavailable: 'degraded' })] });
+    const r = commitAttribution({
+      hasEditData: true,
+      files: [
+        file('a.ts', { byAi: true, diff1: [h(1, 1)], pairs: [pair('t1', [h(1, 1)])] }),
+        file('big.txt', { diff1: undefined, unavailable: 'degraded' }),
+      ],
+    });
     assert.equal(r.summary, 'commitFallback');
     assert.deepEqual(r.attribution, { ai_ratio: 50, method: 'file' });
   });
 
   it('a gitlink is skipped from line counting but stays in the file ratio set', () => {
-    const r = commitAttribution({ hasEditData: true, files: [file('a.ts', { byAi: true, diff1: [h(1, 1)], pairs: [pair('t1', [h(1, 1)])] }), file('sub', { diff1: undefined, unavailable: 'submodule' })] });
+    const r = commitAttribution({
+      hasEditData: true,
+      files: [
+        file('a.ts', { byAi: true, diff1: [h(1, 1)], pairs: [pair('t1', [h(1, 1)])] }),
+        file('sub', { diff1: undefined, unavailable: 'submodule' }),
+      ],
+    });
     assert.equal(r.summary, 'cli');
     assert.deepEqual(r.attribution, { ai_ratio: 100, method: 'line', lines: { ai_added: 1, total_added: 1, deleted: 0 } });
     assert.equal(r.files[1].level, 'skipped');
@@ -91,7 +122,10 @@ describe('commitAttribution', () => {
       { interactionKey: 't2', agent: 'cursor', postBlob: 'final', editAdded: 1, editDeleted: 1 },
     ];
     it('sums equal committed counts and committed = last post ⇒ every added line AI', () => {
-      const r = commitAttribution({ hasEditData: true, files: [file('c.ts', { byAi: true, committedBlob: 'final', diff1: [h(1, 3, 1, 1)], edits })] });
+      const r = commitAttribution({
+        hasEditData: true,
+        files: [file('c.ts', { byAi: true, committedBlob: 'final', diff1: [h(1, 3, 1, 1)], edits })],
+      });
       assert.equal(r.files[0].basis, 'countMatch');
       assert.deepEqual(r.attribution, { ai_ratio: 100, method: 'line', lines: { ai_added: 3, total_added: 3, deleted: 1 } });
       assert.deepEqual(r.files[0].ranges, [{ start: 1, end: 3, interactionKey: null }]);
@@ -103,13 +137,22 @@ describe('commitAttribution', () => {
         files: [file('c.ts', { byAi: true, committedBlob: 'final', diff1: [h(1, 3, 1, 1)], edits, pairs: [pair('t9', [h(2, 1)])] })],
       });
       assert.equal(r.files[0].lines?.ai_added, 3);
-      assert.deepEqual(r.files[0].ranges.map((x) => x.interactionKey), [null, 't9', null]);
+      assert.deepEqual(
+        r.files[0].ranges.map((x) => x.interactionKey),
+        [null, 't9', null],
+      );
       assert.deepEqual(r.contributingInteractionKeys, ['t1', 't2']);
     });
     it('counts match but committed ≠ last post ⇒ no upgrade; deleted count mismatch ⇒ no upgrade', () => {
-      const stale = commitAttribution({ hasEditData: true, files: [file('c.ts', { byAi: true, committedBlob: 'other', diff1: [h(1, 3, 1, 1)], edits })] });
+      const stale = commitAttribution({
+        hasEditData: true,
+        files: [file('c.ts', { byAi: true, committedBlob: 'other', diff1: [h(1, 3, 1, 1)], edits })],
+      });
       assert.equal(stale.summary, 'commitFallback');
-      const deletedOff = commitAttribution({ hasEditData: true, files: [file('c.ts', { byAi: true, committedBlob: 'final', diff1: [h(1, 3, 1, 2)], edits })] });
+      const deletedOff = commitAttribution({
+        hasEditData: true,
+        files: [file('c.ts', { byAi: true, committedBlob: 'final', diff1: [h(1, 3, 1, 2)], edits })],
+      });
       // Still committed = post and the added sum covers the added lines: our post-match evidence applies.
       assert.equal(deletedOff.files[0].level, 'evidence');
       assert.equal(deletedOff.summary, 'perFile');
@@ -120,7 +163,17 @@ describe('commitAttribution', () => {
     it('all added lines AI, owner = the only interaction', () => {
       const r = commitAttribution({
         hasEditData: true,
-        files: [file('n.ts', { byAi: true, committedBlob: 'b', diff1: [h(1, 4)], edits: [{ interactionKey: 't3', agent: 'codex', postBlob: 'a' }, { interactionKey: 't3', agent: 'codex', postBlob: 'b' }] })],
+        files: [
+          file('n.ts', {
+            byAi: true,
+            committedBlob: 'b',
+            diff1: [h(1, 4)],
+            edits: [
+              { interactionKey: 't3', agent: 'codex', postBlob: 'a' },
+              { interactionKey: 't3', agent: 'codex', postBlob: 'b' },
+            ],
+          }),
+        ],
       });
       assert.equal(r.summary, 'perFile');
       assert.deepEqual(r.files[0].ranges, [{ start: 1, end: 4, interactionKey: 't3' }]);
@@ -131,17 +184,36 @@ describe('commitAttribution', () => {
         { interactionKey: 't1', agent: 'codex', postBlob: 'b' },
         { interactionKey: 't2', agent: 'codex', postBlob: 'c' },
       ];
-      const last = commitAttribution({ hasEditData: true, files: [file('n.ts', { byAi: true, committedBlob: 'c', diff1: [h(1, 1)], edits })] });
+      const last = commitAttribution({
+        hasEditData: true,
+        files: [file('n.ts', { byAi: true, committedBlob: 'c', diff1: [h(1, 1)], edits })],
+      });
       assert.deepEqual(last.files[0].ranges, [{ start: 1, end: 1, interactionKey: null }]);
-      const notLast = commitAttribution({ hasEditData: true, files: [file('n.ts', { byAi: true, committedBlob: 'b', diff1: [h(1, 1)], edits })] });
+      const notLast = commitAttribution({
+        hasEditData: true,
+        files: [file('n.ts', { byAi: true, committedBlob: 'b', diff1: [h(1, 1)], edits })],
+      });
       assert.equal(notLast.files[0].level, 'unknown');
     });
     it('edit counts that cannot explain the added lines contradict the evidence', () => {
       const edits = [{ interactionKey: 't1', agent: 'cursor', postBlob: 'b', editAdded: 1, editDeleted: 0 }];
-      const r = commitAttribution({ hasEditData: true, files: [file('n.ts', { byAi: true, committedBlob: 'b', diff1: [h(1, 2)], edits })] });
+      const r = commitAttribution({
+        hasEditData: true,
+        files: [file('n.ts', { byAi: true, committedBlob: 'b', diff1: [h(1, 2)], edits })],
+      });
       assert.equal(r.files[0].level, 'unknown');
       // An edit without counts leaves the sum open: evidence again.
-      const open = commitAttribution({ hasEditData: true, files: [file('n.ts', { byAi: true, committedBlob: 'b', diff1: [h(1, 2)], edits: [{ interactionKey: 't0', agent: 'claude', postBlob: 'x' }, ...edits] })] });
+      const open = commitAttribution({
+        hasEditData: true,
+        files: [
+          file('n.ts', {
+            byAi: true,
+            committedBlob: 'b',
+            diff1: [h(1, 2)],
+            edits: [{ interactionKey: 't0', agent: 'claude', postBlob: 'x' }, ...edits],
+          }),
+        ],
+      });
       assert.equal(open.files[0].level, 'evidence');
     });
   });
@@ -168,11 +240,21 @@ describe('commitAttribution', () => {
   it('keyedAttribution keeps interaction keys for the note builder', () => {
     const r = commitAttribution({
       hasEditData: true,
-      files: [file('a.ts', { byAi: true, diff1: [h(1, 2)], pairs: [pair('t1', [h(1, 1)]), pair('t2', [h(2, 1)])] }), file('d/x.js', { ignored: true })],
+      files: [
+        file('a.ts', { byAi: true, diff1: [h(1, 2)], pairs: [pair('t1', [h(1, 1)]), pair('t2', [h(2, 1)])] }),
+        file('d/x.js', { ignored: true }),
+      ],
     });
     assert.deepEqual(keyedAttribution(r), {
       files: [
-        { path: 'a.ts', by_ai: true, ai_ranges: [{ start: 1, end: 1, interactionKey: 't1' }, { start: 2, end: 2, interactionKey: 't2' }] },
+        {
+          path: 'a.ts',
+          by_ai: true,
+          ai_ranges: [
+            { start: 1, end: 1, interactionKey: 't1' },
+            { start: 2, end: 2, interactionKey: 't2' },
+          ],
+        },
         { path: 'd/x.js', by_ai: false, ai_ratio_excluded: true },
       ],
       attribution: { ai_ratio: 100, method: 'line', lines: { ai_added: 2, total_added: 2, deleted: 0 } },
@@ -189,7 +271,13 @@ describe('commitAttribution', () => {
     assert.equal(countTextLines('a\r\nb\r\n'), 2);
     assert.equal(countTextLines('a\n\n'), 2);
     assert.equal(countTextLines('a\rb'), 1);
-    assert.deepEqual(countEditLines([{ oldString: '', newString: 'hello\nworld\n' }, { oldString: 'x', newString: 'y\nz' }]), { added: 4, deleted: 1 });
+    assert.deepEqual(
+      countEditLines([
+        { oldString: '', newString: 'hello\nworld\n' },
+        { oldString: 'x', newString: 'y\nz' },
+      ]),
+      { added: 4, deleted: 1 },
+    );
     assert.equal(countEditLines([{ oldString: '', newString: '' }]), undefined);
     assert.equal(countEditLines([]), undefined);
   });

@@ -106,7 +106,11 @@ describe('CommitDiffs / analyzeCommit (git side)', () => {
       const b = repo.hashObject(p.committed);
       assert.match(repo.git(['diff', a, b]), /EXTERNAL DIFF RAN/);
       const headers = (x: string, y: string, ...extra: string[]): string =>
-        repo.git(['diff', '--no-ext-diff', '--no-color', '-U0', ...extra, x, y]).split('\n').filter((l) => l.startsWith('@@')).join('|');
+        repo
+          .git(['diff', '--no-ext-diff', '--no-color', '-U0', ...extra, x, y])
+          .split('\n')
+          .filter((l) => l.startsWith('@@'))
+          .join('|');
       // The config is live: patience gives other hunks than Myers, and diff.interHunkContext merges them.
       assert.equal(headers(a, b, '--inter-hunk-context=0'), '@@ -1,5 +0,0 @@|@@ -6,0 +2,4 @@ x');
       assert.equal(headers(a, b, '--inter-hunk-context=0', '--diff-algorithm=myers'), '@@ -1,3 +1 @@|@@ -4,0 +3 @@ x|@@ -6 +5 @@ x');
@@ -147,11 +151,14 @@ describe('CommitDiffs / analyzeCommit (git side)', () => {
     assert.deepEqual(r.degraded, [{ reason: 'tooManyFiles', detail: '3 > 2' }]);
     assert.equal(r.summary, 'commitFallback');
     assert.deepEqual(r.attribution, { ai_ratio: 33, method: 'file' });
-    assert.deepEqual(r.files.map((f) => [f.path, f.byAi, f.level]), [
-      ['a.txt', true, 'unknown'],
-      ['b.txt', false, 'unknown'],
-      ['c.txt', false, 'unknown'],
-    ]);
+    assert.deepEqual(
+      r.files.map((f) => [f.path, f.byAi, f.level]),
+      [
+        ['a.txt', true, 'unknown'],
+        ['b.txt', false, 'unknown'],
+        ['c.txt', false, 'unknown'],
+      ],
+    );
   });
 
   it('a text blob over maxBlobBytes degrades; an oversized binary blob counts 0 lines exactly', async () => {
@@ -166,10 +173,13 @@ describe('CommitDiffs / analyzeCommit (git side)', () => {
     const ok = await analyzeCommit(new GitRunner(repo.dir), sha, pairs, { maxBlobBytes: 100 });
     assert.deepEqual(ok.degraded, []);
     assert.deepEqual(ok.attribution, { ai_ratio: 100, method: 'line', lines: { ai_added: 1, total_added: 1, deleted: 0 } });
-    assert.deepEqual(ok.files.map((f) => [f.path, f.byAi, f.level, f.basis, f.lines]), [
-      ['img.bin', true, 'line', 'pairs', { ai_added: 0, total_added: 0, deleted: 0 }],
-      ['small.txt', true, 'line', 'pairs', { ai_added: 1, total_added: 1, deleted: 0 }],
-    ]);
+    assert.deepEqual(
+      ok.files.map((f) => [f.path, f.byAi, f.level, f.basis, f.lines]),
+      [
+        ['img.bin', true, 'line', 'pairs', { ai_added: 0, total_added: 0, deleted: 0 }],
+        ['small.txt', true, 'line', 'pairs', { ai_added: 1, total_added: 1, deleted: 0 }],
+      ],
+    );
 
     repo.write('big.txt', big);
     repo.commitAll('big text');
@@ -187,12 +197,18 @@ describe('CommitDiffs / analyzeCommit (git side)', () => {
     repo.write('.agentnoteignore', 'src/**\n'); // uncommitted edit: must not matter
     const fromCommit = await analyzeCommit(new GitRunner(repo.dir), 'HEAD', [pairOf(repo, 'src/x.ts', '', 'x\n')]);
     assert.equal(fromCommit.ignoreSource, 'commit');
-    assert.deepEqual(fromCommit.ignoreRejected.map((x) => [x.source, x.reason]), [['dist/*.*', 'overlappingWildcards']]);
-    assert.deepEqual(fromCommit.files.map((f) => [f.path, f.ignored]), [
-      ['.agentnoteignore', false],
-      ['dist/a.js', true],
-      ['src/x.ts', false],
-    ]);
+    assert.deepEqual(
+      fromCommit.ignoreRejected.map((x) => [x.source, x.reason]),
+      [['dist/*.*', 'overlappingWildcards']],
+    );
+    assert.deepEqual(
+      fromCommit.files.map((f) => [f.path, f.ignored]),
+      [
+        ['.agentnoteignore', false],
+        ['dist/a.js', true],
+        ['src/x.ts', false],
+      ],
+    );
     assert.deepEqual(fromCommit.attribution.lines, { ai_added: 1, total_added: 3, deleted: 0 });
 
     repo.git(['rm', '-q', '--cached', '.agentnoteignore']);
@@ -201,10 +217,13 @@ describe('CommitDiffs / analyzeCommit (git side)', () => {
     repo.git(['commit', '-q', '-m', 'drop ignore from the tree']);
     const fromWorktree = await analyzeCommit(new GitRunner(repo.dir), 'HEAD', []);
     assert.equal(fromWorktree.ignoreSource, 'worktree');
-    assert.deepEqual(fromWorktree.files.map((f) => [f.path, f.ignored]), [
-      ['.agentnoteignore', false],
-      ['src/y.ts', true],
-    ]);
+    assert.deepEqual(
+      fromWorktree.files.map((f) => [f.path, f.ignored]),
+      [
+        ['.agentnoteignore', false],
+        ['src/y.ts', true],
+      ],
+    );
     fs.rmSync(path.join(repo.dir, '.agentnoteignore'));
     assert.equal((await analyzeCommit(new GitRunner(repo.dir), 'HEAD', [])).ignoreSource, 'none');
   });
@@ -222,12 +241,15 @@ describe('CommitDiffs / analyzeCommit (git side)', () => {
     repo.write('small.ts', '/** @generated */\nexport const a = 1;\n');
     repo.commitAll('headers');
     const r = await analyzeCommit(new GitRunner(repo.dir), 'HEAD', []);
-    assert.deepEqual(r.files.map((f) => [f.path, f.generated]), [
-      ['api.ts', true],
-      ['blob.bin', false],
-      ['plain.ts', false],
-      ['small.ts', true],
-    ]);
+    assert.deepEqual(
+      r.files.map((f) => [f.path, f.generated]),
+      [
+        ['api.ts', true],
+        ['blob.bin', false],
+        ['plain.ts', false],
+        ['small.ts', true],
+      ],
+    );
   });
 
   it('a merge commit lists no files and has no line data', async () => {
@@ -255,21 +277,42 @@ describe('CommitDiffs / analyzeCommit (git side)', () => {
     const missing = '0123456789abcdef0123456789abcdef01234567';
     const runner = new GitRunner(repo.dir);
     const r = await analyzeCommit(runner, 'HEAD', [
-      { file: 'a.txt', preBlob: '--output=/tmp/evil', postBlob: repo.hashObject('a\nb\n'), interactionKey: 't1', agent: 'claude', timestamp: 1 },
-      { file: 'c.txt', preBlob: missing, postBlob: repo.hashObject('c\n'), interactionKey: 't2', agent: 'claude', timestamp: 2, pairId: 'c-pair' },
+      {
+        file: 'a.txt',
+        preBlob: '--output=/tmp/evil',
+        postBlob: repo.hashObject('a\nb\n'),
+        interactionKey: 't1',
+        agent: 'claude',
+        timestamp: 1,
+      },
+      {
+        file: 'c.txt',
+        preBlob: missing,
+        postBlob: repo.hashObject('c\n'),
+        interactionKey: 't2',
+        agent: 'claude',
+        timestamp: 2,
+        pairId: 'c-pair',
+      },
       { file: 'a.txt', postBlob: 'not-a-sha', interactionKey: 't3', agent: 'claude', timestamp: 3 } as EditPairInput,
     ]);
-    assert.deepEqual(r.degraded.map((d) => [d.reason, d.pairId, d.path]), [
-      ['invalidPair', 'p0', undefined],
-      ['invalidPair', 'p2', undefined],
-      ['missingBlob', 'c-pair', 'c.txt'],
-    ]);
+    assert.deepEqual(
+      r.degraded.map((d) => [d.reason, d.pairId, d.path]),
+      [
+        ['invalidPair', 'p0', undefined],
+        ['invalidPair', 'p2', undefined],
+        ['missingBlob', 'c-pair', 'c.txt'],
+      ],
+    );
     assert.equal(runner.counters.get('attribution.invalidPairs'), 2);
     // c.txt keeps its post-blob evidence (committed = post); a.txt has no valid edit left ⇒ human.
-    assert.deepEqual(r.files.map((f) => [f.path, f.byAi, f.level]), [
-      ['a.txt', false, 'line'],
-      ['c.txt', true, 'evidence'],
-    ]);
+    assert.deepEqual(
+      r.files.map((f) => [f.path, f.byAi, f.level]),
+      [
+        ['a.txt', false, 'line'],
+        ['c.txt', true, 'evidence'],
+      ],
+    );
     assert.deepEqual(r.attribution, { ai_ratio: 50, method: 'line', lines: { ai_added: 1, total_added: 2, deleted: 0 } });
   });
 
@@ -285,10 +328,13 @@ describe('CommitDiffs / analyzeCommit (git side)', () => {
     assert.deepEqual(r.files[0].ranges, [{ start: 2, end: 2, interactionKey: 'late' }]);
     assert.deepEqual(r.contributingInteractionKeys, ['early', 'late']);
     const withTranscriptFile = await analyzeCommit(new GitRunner(repo.dir), 'HEAD', [early], { aiFiles: ['t.txt', 'not-in-commit.txt'] });
-    assert.deepEqual(withTranscriptFile.files.map((f) => [f.path, f.byAi, f.level]), [
-      ['a.txt', true, 'line'],
-      ['t.txt', true, 'unknown'],
-    ]);
+    assert.deepEqual(
+      withTranscriptFile.files.map((f) => [f.path, f.byAi, f.level]),
+      [
+        ['a.txt', true, 'line'],
+        ['t.txt', true, 'unknown'],
+      ],
+    );
     assert.deepEqual(withTranscriptFile.attribution, { ai_ratio: 100, method: 'file' });
     await assert.rejects(analyzeCommit(new GitRunner(repo.dir), 'deadbeef', []), GitError);
     await assert.rejects(analyzeCommit(new GitRunner(repo.dir), '--all', []), GitError);

@@ -30,7 +30,22 @@ describe('diffHunks', () => {
 
   describe('parseDiffHunks', () => {
     it('reads bare hunk headers and hunks of a single-file diff', () => {
-      const text = ['diff --git a/f b/f', 'index 1..2 100644', '--- a/f', '+++ b/f', '@@ -1,2 +1,3 @@ x', '-a', '-b', '+A', '+B', '+C', '@@ -10,0 +11,2 @@', '+d', '+e', ''].join('\n');
+      const text = [
+        'diff --git a/f b/f',
+        'index 1..2 100644',
+        '--- a/f',
+        '+++ b/f',
+        '@@ -1,2 +1,3 @@ x',
+        '-a',
+        '-b',
+        '+A',
+        '+B',
+        '+C',
+        '@@ -10,0 +11,2 @@',
+        '+d',
+        '+e',
+        '',
+      ].join('\n');
       assert.deepEqual(parseDiffHunks(text), [
         { oldStart: 1, oldCount: 2, newStart: 1, newCount: 3 },
         { oldStart: 10, oldCount: 0, newStart: 11, newCount: 2 },
@@ -41,7 +56,17 @@ describe('diffHunks', () => {
     });
 
     it('never takes body lines for headers', () => {
-      const text = ['diff --git a/f b/f', '--- a/f', '+++ b/f', '@@ -1,2 +1,2 @@', '--- a/fake', '-diff --git a/z b/z', '+@@ -9 +9 @@', '++++ b/fake', ''].join('\n');
+      const text = [
+        'diff --git a/f b/f',
+        '--- a/f',
+        '+++ b/f',
+        '@@ -1,2 +1,2 @@',
+        '--- a/fake',
+        '-diff --git a/z b/z',
+        '+@@ -9 +9 @@',
+        '++++ b/fake',
+        '',
+      ].join('\n');
       const files = parseFileDiffs(text);
       assert.equal(files.length, 1);
       assert.equal(files[0].path, 'f');
@@ -98,8 +123,24 @@ describe('diffHunks', () => {
       repo.write('bin.dat', Buffer.from([0, 9, 9, 9]));
       repo.write('looks.txt', '@@ -1 +1 @@\nkeep\ndiff --git a/z b/z\n');
       for (const n of names) repo.write(n, 'one\ntwo\n');
-      repo.commitAll('child', () => repo.git(['update-index', '--add', '--cacheinfo', '160000,1111111111111111111111111111111111111111,sub']));
-      out = repo.git(['-c', 'core.quotepath=off', 'diff-tree', '--patch', '--no-commit-id', '-r', '--no-renames', '--no-ext-diff', '--no-color', '--unified=0', '--src-prefix=a/', '--dst-prefix=b/', 'HEAD']);
+      repo.commitAll('child', () =>
+        repo.git(['update-index', '--add', '--cacheinfo', '160000,1111111111111111111111111111111111111111,sub']),
+      );
+      out = repo.git([
+        '-c',
+        'core.quotepath=off',
+        'diff-tree',
+        '--patch',
+        '--no-commit-id',
+        '-r',
+        '--no-renames',
+        '--no-ext-diff',
+        '--no-color',
+        '--unified=0',
+        '--src-prefix=a/',
+        '--dst-prefix=b/',
+        'HEAD',
+      ]);
     });
     after(() => repo.dispose());
 
@@ -107,7 +148,10 @@ describe('diffHunks', () => {
       const files = parseFileDiffs(out);
       const byPath = new Map(files.map((f) => [f.path, f]));
       const paths = repo.git(['diff-tree', '-z', '--no-commit-id', '--name-only', '-r', 'HEAD']).split('\0').filter(Boolean);
-      assert.deepEqual(files.map((f) => f.path), paths);
+      assert.deepEqual(
+        files.map((f) => f.path),
+        paths,
+      );
       for (const n of names) {
         const f = byPath.get(n);
         assert.ok(f, n);

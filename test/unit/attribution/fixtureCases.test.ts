@@ -7,9 +7,27 @@ import { commitAttribution, type CommitFileInput } from '../../../src/core/attri
 import { parseDiffHunks, type DiffHunk } from '../../../src/core/attribution/diffHunks';
 import { isGeneratedFile } from '../../../src/core/attribution/generatedFiles';
 import type { EditPairDiff } from '../../../src/core/attribution/lineAttribution';
-import { caseContent, caseRefs, changedPaths, hashRefs, loadCases, TempRepo, toExpectedShape, useIsolatedGitEnv, type FixtureCase } from './fixtureRepo';
+import {
+  caseContent,
+  caseRefs,
+  changedPaths,
+  hashRefs,
+  loadCases,
+  TempRepo,
+  toExpectedShape,
+  useIsolatedGitEnv,
+  type FixtureCase,
+} from './fixtureRepo';
 
-const flags = ['--no-ext-diff', '--no-textconv', '--no-color', '--diff-algorithm=myers', '--indent-heuristic', '--unified=0', '--inter-hunk-context=0'];
+const flags = [
+  '--no-ext-diff',
+  '--no-textconv',
+  '--no-color',
+  '--diff-algorithm=myers',
+  '--indent-heuristic',
+  '--unified=0',
+  '--inter-hunk-context=0',
+];
 
 describe('attribution fixtures: 3-diff core on real git hunks', () => {
   useIsolatedGitEnv();
@@ -58,7 +76,15 @@ describe('attribution fixtures: 3-diff core on real git hunks', () => {
         .map((e, i): EditPairDiff => {
           const pre = blob(e.pre);
           const post = blob(e.post);
-          return { pairId: `${path}#${i}`, preBlob: pre, postBlob: post, diff2: diff(pre, committedBlob), diff3: diff(post, committedBlob), interactionKey: e.interaction, agent: e.agent };
+          return {
+            pairId: `${path}#${i}`,
+            preBlob: pre,
+            postBlob: post,
+            diff2: diff(pre, committedBlob),
+            diff3: diff(post, committedBlob),
+            interactionKey: e.interaction,
+            agent: e.agent,
+          };
         });
       return input;
     });

@@ -96,7 +96,9 @@ export class TempRepo {
   /** `hash-object -w` of existing files, one git process; ids in input order. */
   hashFiles(files: readonly string[]): string[] {
     if (files.length === 0) return [];
-    return this.git(['hash-object', '-w', '--', ...files]).trim().split('\n');
+    return this.git(['hash-object', '-w', '--', ...files])
+      .trim()
+      .split('\n');
   }
 
   /** `git add -A` + commit; returns the new HEAD. */

@@ -15,7 +15,18 @@ const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
 describe('generatedFiles', () => {
   describe('isGeneratedPath', () => {
     it('matches every listed directory segment, anywhere in the path', () => {
-      for (const seg of ['.next', '.nuxt', 'coverage', '.turbo', '.yarn', 'bazel-bin', 'bazel-out', 'bazel-testlogs', '.dart_tool', 'DerivedData']) {
+      for (const seg of [
+        '.next',
+        '.nuxt',
+        'coverage',
+        '.turbo',
+        '.yarn',
+        'bazel-bin',
+        'bazel-out',
+        'bazel-testlogs',
+        '.dart_tool',
+        'DerivedData',
+      ]) {
         assert.ok(generatedDirSegments.has(seg), seg);
         assert.equal(isGeneratedPath(`${seg}/x.js`), true, seg);
         assert.equal(isGeneratedPath(`app/${seg}/deep/x.js`), true, seg);
@@ -30,14 +41,57 @@ describe('generatedFiles', () => {
       for (const suffix of generatedSuffixes) assert.equal(isGeneratedPath(`src/file${suffix}`), true, suffix);
       assert.deepEqual(
         [...generatedSuffixes],
-        ['.gen.ts', '.gen.tsx', '.generated.js', '.generated.jsx', '.generated.ts', '.generated.tsx', '.chopper.dart', '.config.dart', '.freezed.dart', '.g.dart', '.gr.dart', '.mocks.dart', '.pb.dart', '.pbjson.dart', '.pbenum.dart', '.pbserver.dart', '.pb.go', '.pb.gw.go', '.twirp.go', '.gen.go', '.generated.go', '_gen.go', '_generated.go', '_string.go', '.generated.rs', '.pb.rs', '_generated.rs', '.g.kt', '.gen.kt', '.generated.kt', '.g.swift', '.generated.swift', '.map'],
+        [
+          '.gen.ts',
+          '.gen.tsx',
+          '.generated.js',
+          '.generated.jsx',
+          '.generated.ts',
+          '.generated.tsx',
+          '.chopper.dart',
+          '.config.dart',
+          '.freezed.dart',
+          '.g.dart',
+          '.gr.dart',
+          '.mocks.dart',
+          '.pb.dart',
+          '.pbjson.dart',
+          '.pbenum.dart',
+          '.pbserver.dart',
+          '.pb.go',
+          '.pb.gw.go',
+          '.twirp.go',
+          '.gen.go',
+          '.generated.go',
+          '_gen.go',
+          '_generated.go',
+          '_string.go',
+          '.generated.rs',
+          '.pb.rs',
+          '_generated.rs',
+          '.g.kt',
+          '.gen.kt',
+          '.generated.kt',
+          '.g.swift',
+          '.generated.swift',
+          '.map',
+        ],
       );
       assert.equal(isGeneratedPath('src/File.GEN.TS'), false);
       assert.equal(isGeneratedPath('Coverage/x.js'), false);
     });
 
     it('does not treat build/, dist/, gen/, generated/, target/ as generated', () => {
-      for (const p of ['build/app.js', 'dist/index.js', 'gen/x.ts', 'generated/api.ts', 'target/debug/main', 'src/generated/api-types.ts', 'mapper.ts', 'coverage.ts']) {
+      for (const p of [
+        'build/app.js',
+        'dist/index.js',
+        'gen/x.ts',
+        'generated/api.ts',
+        'target/debug/main',
+        'src/generated/api-types.ts',
+        'mapper.ts',
+        'coverage.ts',
+      ]) {
         assert.equal(isGeneratedPath(p), false, p);
       }
     });

@@ -37,7 +37,10 @@ describe('attributeLines (3-diff core)', () => {
   });
 
   it('the latest pair owns a line several pairs claim; every claiming pair contributes', () => {
-    const r = attributeLines([h(1, 4)], [pair('p1', 't1', [h(1, 3)], []), pair('p2', 't2', [h(2, 1)], []), pair('p3', 't1', [h(4, 1)], [h(4, 1)])]);
+    const r = attributeLines(
+      [h(1, 4)],
+      [pair('p1', 't1', [h(1, 3)], []), pair('p2', 't2', [h(2, 1)], []), pair('p3', 't1', [h(4, 1)], [h(4, 1)])],
+    );
     assert.deepEqual(r.owners, ['t1', 't2', 't1']);
     assert.deepEqual(r.ranges, [
       { start: 1, end: 1, interactionKey: 't1' },

@@ -39,7 +39,14 @@ function openBundle(name: string): Bundle {
         .filter((f) => f.by_ai)
         .map((f, i) => {
           const b = blobs.find((x) => x.path === f.path) ?? assert.fail(f.path);
-          return { file: f.path, preBlob: b.parentBlob, postBlob: b.committedBlob, interactionKey: 'turn', agent: note.agent ?? 'claude', timestamp: i };
+          return {
+            file: f.path,
+            preBlob: b.parentBlob,
+            postBlob: b.committedBlob,
+            interactionKey: 'turn',
+            agent: note.agent ?? 'claude',
+            timestamp: i,
+          };
         });
     },
   };
@@ -75,7 +82,10 @@ describe('peer bundles (Agent Note CLI v1.0.8 notes)', () => {
       const note = b.note(sha);
       const result = await analyzeCommit(b.runner, sha, await b.wholeFilePairs(sha, note));
       assert.deepEqual(result.attribution, note.attribution);
-      assert.deepEqual(noteFiles(result, () => 0, { ranges: false }), note.files);
+      assert.deepEqual(
+        noteFiles(result, () => 0, { ranges: false }),
+        note.files,
+      );
       assert.equal(result.summary, 'cli');
       assert.deepEqual(result.degraded, []);
     });
@@ -101,13 +111,22 @@ describe('peer bundles (Agent Note CLI v1.0.8 notes)', () => {
     const b = bundle('shop-cart');
     const sha = b.shaOf('feat: support percentage discount codes');
     const note = b.note(sha);
-    const pairs = (await b.wholeFilePairs(sha, note)).map((p) => ({ file: p.file, postBlob: p.postBlob, interactionKey: 'turn', agent: 'cursor', timestamp: p.timestamp }));
+    const pairs = (await b.wholeFilePairs(sha, note)).map((p) => ({
+      file: p.file,
+      postBlob: p.postBlob,
+      interactionKey: 'turn',
+      agent: 'cursor',
+      timestamp: p.timestamp,
+    }));
     // The human changed src/discount.ts after Cursor's last edit: its last post blob is not the committed one.
     const discount = pairs.find((p) => p.file === 'src/discount.ts') ?? assert.fail();
     discount.postBlob = b.repo.hashObject('Cursor version of src/discount.ts\n');
     const result = await analyzeCommit(b.runner, sha, pairs);
     assert.deepEqual(result.attribution, note.attribution);
-    assert.deepEqual(noteFiles(result, () => 0, { ranges: false }), note.files);
+    assert.deepEqual(
+      noteFiles(result, () => 0, { ranges: false }),
+      note.files,
+    );
     assert.equal(result.summary, 'commitFallback');
 
     // Deliberate difference: the Codex commit the CLI kept at file level (no pre-blobs) becomes
@@ -115,10 +134,19 @@ describe('peer bundles (Agent Note CLI v1.0.8 notes)', () => {
     const codexSha = b.shaOf('test: cover cart totals and discounts');
     const codexNote = b.note(codexSha);
     assert.deepEqual(codexNote.attribution, { ai_ratio: 50, method: 'file' });
-    const codexPairs = (await b.wholeFilePairs(codexSha, codexNote)).map((p) => ({ file: p.file, postBlob: p.postBlob, interactionKey: 'turn', agent: 'codex', timestamp: 0 }));
+    const codexPairs = (await b.wholeFilePairs(codexSha, codexNote)).map((p) => ({
+      file: p.file,
+      postBlob: p.postBlob,
+      interactionKey: 'turn',
+      agent: 'codex',
+      timestamp: 0,
+    }));
     const ours = await analyzeCommit(b.runner, codexSha, codexPairs);
     assert.equal(ours.summary, 'perFile');
     assert.deepEqual(ours.attribution, { ai_ratio: 94, method: 'line', lines: { ai_added: 29, total_added: 31, deleted: 1 } });
-    assert.deepEqual(noteFiles(ours, () => 0, { ranges: false }), codexNote.files);
+    assert.deepEqual(
+      noteFiles(ours, () => 0, { ranges: false }),
+      codexNote.files,
+    );
   });
 });

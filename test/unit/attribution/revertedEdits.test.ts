@@ -38,15 +38,27 @@ describe('revertedEdits', () => {
   it('redo, stash + stash pop, or a branch switch back restore the edit (also with human lines in between)', () => {
     const edits = [edit('e1', 10, HEAD, AI1)];
     assert.deepEqual([...revertedEdits(edits, [state(20, HEAD), state(30, AI1)], parents)], [], 'redo');
-    assert.deepEqual([...revertedEdits(edits, [state(15, HUMAN), state(20, HEAD), state(30, HUMAN)], parents)], [], 'stash + pop of AI + human work');
-    assert.deepEqual([...revertedEdits(edits, [state(20, HEAD), state(25, OTHER), state(30, HEAD)], parents)], ['e1'], 'OTHER never existed before the revert');
+    assert.deepEqual(
+      [...revertedEdits(edits, [state(15, HUMAN), state(20, HEAD), state(30, HUMAN)], parents)],
+      [],
+      'stash + pop of AI + human work',
+    );
+    assert.deepEqual(
+      [...revertedEdits(edits, [state(20, HEAD), state(25, OTHER), state(30, HEAD)], parents)],
+      ['e1'],
+      'OTHER never existed before the revert',
+    );
     assert.deepEqual([...revertedEdits(edits, [state(20, HEAD), state(30, AI1), state(40, HEAD)], parents)], ['e1'], 'reverted again');
   });
 
   it('ignores states at or before the edit, states of other files, and unordered input', () => {
     const edits = [edit('e1', 10, HEAD, AI1)];
     assert.deepEqual([...revertedEdits(edits, [state(5, HEAD), state(10, HEAD), state(20, HEAD, 'g.ts')], parents)], []);
-    assert.deepEqual([...revertedEdits(edits, [state(30, AI1), state(20, HEAD)], parents)], [], 'sorted by time: reverted at 20, restored at 30');
+    assert.deepEqual(
+      [...revertedEdits(edits, [state(30, AI1), state(20, HEAD)], parents)],
+      [],
+      'sorted by time: reverted at 20, restored at 30',
+    );
     assert.deepEqual([...revertedEdits(edits, [state(30, HEAD), state(20, HUMAN)], parents)], ['e1']);
   });
 

@@ -65,7 +65,11 @@ describe('incremental blame', function () {
       });
       for (let i = 0; i < out.length; i += size) p.push(out.slice(i, i + size));
       p.end();
-      assert.deepEqual([...got.entries()].sort((a, b) => a[0] - b[0]), [...want.entries()].sort((a, b) => a[0] - b[0]), `chunk size ${size}`);
+      assert.deepEqual(
+        [...got.entries()].sort((a, b) => a[0] - b[0]),
+        [...want.entries()].sort((a, b) => a[0] - b[0]),
+        `chunk size ${size}`,
+      );
       assert.ok(entries.every((e) => e.filename === 'src/a.txt'));
       const first = p.commits.get(shas[1]);
       assert.equal(first?.summary, 'change 1');

@@ -3,7 +3,14 @@ import { EditCapture, type AgentClaim, type ContentTransition, recordContent } f
 import { transitionMatchesEdit } from '../../../src/core/capture/editMatcher';
 import type { EditEvent } from '../../../src/core/model/agentEvents';
 
-const edit = (e: Partial<EditEvent>): EditEvent => ({ kind: 'edit', agent: 'claude', sessionId: 's1', file: '/repo/a.ts', tool: 'Edit', ...e });
+const edit = (e: Partial<EditEvent>): EditEvent => ({
+  kind: 'edit',
+  agent: 'claude',
+  sessionId: 's1',
+  file: '/repo/a.ts',
+  tool: 'Edit',
+  ...e,
+});
 const claim = (key: string, e: Partial<EditEvent>, receivedAt: number, file = 'a.ts'): AgentClaim => ({
   key,
   file,
@@ -14,7 +21,14 @@ const claim = (key: string, e: Partial<EditEvent>, receivedAt: number, file = 'a
   edit: edit(e),
   receivedAt,
 });
-const tr = (id: string, before: string, after: string, time: number, source: ContentTransition['source'] = 'disk', file = 'a.ts'): ContentTransition => ({ id, file, before, after, time, source });
+const tr = (
+  id: string,
+  before: string,
+  after: string,
+  time: number,
+  source: ContentTransition['source'] = 'disk',
+  file = 'a.ts',
+): ContentTransition => ({ id, file, before, after, time, source });
 
 describe('transitionMatchesEdit', () => {
   it('matches old/new string replacements', () => {
@@ -46,7 +60,10 @@ describe('EditCapture', () => {
     assert.equal(out[0].kind, 'ai');
     assert.equal(out[0].kind === 'ai' && out[0].transition.id, 't1');
     // not classified as other later
-    assert.deepEqual(cap.tick(20_000).filter((o) => o.kind !== 'ai-record'), []);
+    assert.deepEqual(
+      cap.tick(20_000).filter((o) => o.kind !== 'ai-record'),
+      [],
+    );
   });
 
   it('a claim arriving before the change is matched when the change shows up', () => {
@@ -89,7 +106,9 @@ describe('EditCapture', () => {
     const cap = new EditCapture();
     cap.addClaim(claim('k1', { contents: 'z\n' }, 0));
     const out = cap.tick(10, true);
-    assert.deepEqual(out, [{ kind: 'ai-record', claim: out[0].kind === 'ai-record' ? out[0].claim : undefined, before: undefined, after: 'z\n' }]);
+    assert.deepEqual(out, [
+      { kind: 'ai-record', claim: out[0].kind === 'ai-record' ? out[0].claim : undefined, before: undefined, after: 'z\n' },
+    ]);
   });
 
   it('dedupes claims by key and prefers the unclaimed, closest transition', () => {
@@ -104,14 +123,20 @@ describe('EditCapture', () => {
 
 describe('recordContent', () => {
   it('derives the result of a Claude Edit from originalFile + old/new', () => {
-    assert.deepEqual(recordContent(edit({ originalContent: 'x\ny\n', oldString: 'y', newString: 'Y' })), { before: 'x\ny\n', after: 'x\nY\n' });
+    assert.deepEqual(recordContent(edit({ originalContent: 'x\ny\n', oldString: 'y', newString: 'Y' })), {
+      before: 'x\ny\n',
+      after: 'x\nY\n',
+    });
   });
   it('keeps CRLF line endings of a CRLF-only original (the strings are LF); mixed endings stay LF-normalized', () => {
     assert.deepEqual(recordContent(edit({ originalContent: 'one\r\ntwo\r\n', oldString: 'two\n', newString: 'two\nthree\n' })), {
       before: 'one\r\ntwo\r\n',
       after: 'one\r\ntwo\r\nthree\r\n',
     });
-    assert.deepEqual(recordContent(edit({ originalContent: 'one\r\ntwo\n', oldString: 'two', newString: 'TWO' })), { before: 'one\r\ntwo\n', after: 'one\nTWO\n' });
+    assert.deepEqual(recordContent(edit({ originalContent: 'one\r\ntwo\n', oldString: 'two', newString: 'TWO' })), {
+      before: 'one\r\ntwo\n',
+      after: 'one\nTWO\n',
+    });
   });
   it('uses Write contents and marks deletions as empty', () => {
     assert.deepEqual(recordContent(edit({ contents: 'c' })), { before: undefined, after: 'c' });

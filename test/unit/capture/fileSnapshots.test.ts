@@ -30,7 +30,10 @@ describe('FileSnapshots', () => {
     await snaps.previous('m/f0.ts'); // starts the reader
     const before = runner.counters.get('git.calls');
     const got = await Promise.all(Array.from({ length: 50 }, (_, i) => snaps.previous(`m/f${i}.ts`)));
-    assert.deepEqual(got, Array.from({ length: 50 }, (_, i) => `export const v${i} = ${i};\r\n`));
+    assert.deepEqual(
+      got,
+      Array.from({ length: 50 }, (_, i) => `export const v${i} = ${i};\r\n`),
+    );
     assert.equal(runner.counters.get('git.calls') - before, 0);
     // untracked: empty; a known snapshot wins over the index
     assert.equal(await snaps.previous('new.ts'), '');

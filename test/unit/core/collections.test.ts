@@ -24,7 +24,8 @@ describe('hashKey', () => {
   });
   it('has no collision among 200,000 tailer-style keys', () => {
     const seen = new Set<number>();
-    for (let f = 0; f < 20; f++) for (let o = 0; o < 10_000; o++) seen.add(hashKey(`/tmp/home/.codex/sessions/2026/12/03/rollout-${f}.jsonl:${o * 137}:${o % 3}`));
+    for (let f = 0; f < 20; f++)
+      for (let o = 0; o < 10_000; o++) seen.add(hashKey(`/tmp/home/.codex/sessions/2026/12/03/rollout-${f}.jsonl:${o * 137}:${o % 3}`));
     assert.equal(seen.size, 200_000);
   });
 });

@@ -14,27 +14,51 @@ describe('layer rule (eslint no-restricted-imports)', function () {
   this.timeout(60_000);
 
   it('rejects vscode, fs, child_process and simple-git in src/core', async () => {
-    const msgs = await lint('src/core/x.ts', "import * as vscode from 'vscode';\nimport { readFileSync } from 'node:fs';\nimport { spawn } from 'child_process';\nimport { simpleGit } from 'simple-git';\nexport const a = [vscode, readFileSync, spawn, simpleGit];\n");
+    const msgs = await lint(
+      'src/core/x.ts',
+      "import * as vscode from 'vscode';\nimport { readFileSync } from 'node:fs';\nimport { spawn } from 'child_process';\nimport { simpleGit } from 'simple-git';\nexport const a = [vscode, readFileSync, spawn, simpleGit];\n",
+    );
     assert.equal(msgs.length, 4, msgs.join('\n'));
   });
 
   it('rejects src/core importing src/node or src/host', async () => {
-    const msgs = await lint('src/core/x.ts', "import { GitRunner } from '../node/git/gitRunner';\nimport { Services } from '../host/services';\nexport const a = [GitRunner, Services];\n");
+    const msgs = await lint(
+      'src/core/x.ts',
+      "import { GitRunner } from '../node/git/gitRunner';\nimport { Services } from '../host/services';\nexport const a = [GitRunner, Services];\n",
+    );
     assert.equal(msgs.length, 2, msgs.join('\n'));
   });
 
   it('rejects vscode and src/host in src/node', async () => {
-    const msgs = await lint('src/node/x.ts', "import * as vscode from 'vscode';\nimport { Services } from '../host/services';\nexport const a = [vscode, Services];\n");
+    const msgs = await lint(
+      'src/node/x.ts',
+      "import * as vscode from 'vscode';\nimport { Services } from '../host/services';\nexport const a = [vscode, Services];\n",
+    );
     assert.equal(msgs.length, 2, msgs.join('\n'));
   });
 
   it('rejects vscode and Node modules in webview apps', async () => {
-    const msgs = await lint('src/webviews/apps/x/main.ts', "import * as vscode from 'vscode';\nimport { readFileSync } from 'node:fs';\nexport const a = [vscode, readFileSync];\n");
+    const msgs = await lint(
+      'src/webviews/apps/x/main.ts',
+      "import * as vscode from 'vscode';\nimport { readFileSync } from 'node:fs';\nexport const a = [vscode, readFileSync];\n",
+    );
     assert.equal(msgs.length, 2, msgs.join('\n'));
   });
 
   it('allows host → node → core', async () => {
-    assert.deepEqual(await lint('src/host/x.ts', "import * as vscode from 'vscode';\nimport { GitRunner } from '../node/git/gitRunner';\nexport const a = [vscode, GitRunner];\n"), []);
-    assert.deepEqual(await lint('src/node/x.ts', "import { readFileSync } from 'node:fs';\nimport { Counters } from '../core/ports';\nexport const a = [readFileSync, Counters];\n"), []);
+    assert.deepEqual(
+      await lint(
+        'src/host/x.ts',
+        "import * as vscode from 'vscode';\nimport { GitRunner } from '../node/git/gitRunner';\nexport const a = [vscode, GitRunner];\n",
+      ),
+      [],
+    );
+    assert.deepEqual(
+      await lint(
+        'src/node/x.ts',
+        "import { readFileSync } from 'node:fs';\nimport { Counters } from '../core/ports';\nexport const a = [readFileSync, Counters];\n",
+      ),
+      [],
+    );
   });
 });

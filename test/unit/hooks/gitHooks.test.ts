@@ -37,13 +37,22 @@ describe('gitHooks', function () {
   });
 
   /** Lays out `<agentnote>/session` and the session files by hand, as the CLI would. */
-  async function journal(opts: { root?: string; heartbeatAgeSec?: number; heartbeat?: string; changes?: boolean; preBlobs?: boolean; prompts?: boolean; pointer?: string }) {
+  async function journal(opts: {
+    root?: string;
+    heartbeatAgeSec?: number;
+    heartbeat?: string;
+    changes?: boolean;
+    preBlobs?: boolean;
+    prompts?: boolean;
+    pointer?: string;
+  }) {
     const root = opts.root ?? path.join(repo.dir, '.git', 'agentnote');
     const dir = path.join(root, 'sessions', sid);
     await mkdir(dir, { recursive: true });
     await writeFile(path.join(root, 'session'), opts.pointer ?? sid);
     if (opts.heartbeat !== undefined) await writeFile(path.join(dir, 'heartbeat'), opts.heartbeat);
-    else if (opts.heartbeatAgeSec !== undefined) await writeFile(path.join(dir, 'heartbeat'), String(Date.now() - opts.heartbeatAgeSec * 1000));
+    else if (opts.heartbeatAgeSec !== undefined)
+      await writeFile(path.join(dir, 'heartbeat'), String(Date.now() - opts.heartbeatAgeSec * 1000));
     const line = '{"event":"x"}\n';
     if (opts.changes) await writeFile(path.join(dir, 'changes.jsonl'), line);
     if (opts.preBlobs) await writeFile(path.join(dir, 'pre_blobs.jsonl'), line);
@@ -55,11 +64,15 @@ describe('gitHooks', function () {
     await repo.git(['commit', '-q', '--allow-empty', '-m', msg, ...extra], { cwd });
     return repo.git(['log', '-1', '--format=%B'], { cwd });
   };
-  const trailer = async (cwd?: string) => (await repo.git(['log', '-1', '--format=%(trailers:key=Agentnote-Session,valueonly)'], { cwd })).trim();
+  const trailer = async (cwd?: string) =>
+    (await repo.git(['log', '-1', '--format=%(trailers:key=Agentnote-Session,valueonly)'], { cwd })).trim();
 
   it('installs both hooks with the marker, idempotently, and reports their status', async () => {
     const initial = await hookStatus(git);
-    assert.deepEqual(initial.hooks.map((h) => h.state), ['absent', 'absent']);
+    assert.deepEqual(
+      initial.hooks.map((h) => h.state),
+      ['absent', 'absent'],
+    );
     assert.equal(initial.inWorkTree, false);
     const r = await installHooks(git);
     assert.equal(r.hooksDir, path.join(repo.dir, '.git', 'hooks'));
@@ -69,10 +82,13 @@ describe('gitHooks', function () {
     assert.ok((await readFile(hook, 'utf8')).split('\n').includes(managedHookMarker));
     assert.equal((await stat(hook)).mode & 0o111, 0o111);
     assert.deepEqual((await installHooks(git)).results, { 'prepare-commit-msg': 'unchanged', 'pre-push': 'unchanged' });
-    assert.deepEqual((await hookStatus(git)).hooks.map((h) => [h.name, h.state, h.chained]), [
-      ['prepare-commit-msg', 'managed', false],
-      ['pre-push', 'managed', false],
-    ]);
+    assert.deepEqual(
+      (await hookStatus(git)).hooks.map((h) => [h.name, h.state, h.chained]),
+      [
+        ['prepare-commit-msg', 'managed', false],
+        ['pre-push', 'managed', false],
+      ],
+    );
     // A newer version of our script replaces an older one.
     await writeFile(path.join(r.hooksDir, 'pre-push'), `#!/bin/sh\n${managedHookMarker}\nexit 0\n`);
     assert.equal((await hookStatus(git)).hooks[1].state, 'outdated');
@@ -227,8 +243,14 @@ describe('gitHooks', function () {
       const head = await repo.head();
       const r = await repo.gitResult(['push', '-q', 'origin', 'main']);
       assert.equal(r.code, 0, r.stderr);
-      assert.equal((await remote.git(['rev-parse', 'refs/notes/agentnote'])).trim(), (await repo.git(['rev-parse', 'refs/notes/agentnote'])).trim());
-      assert.equal(await readFile(seen, 'utf8'), `origin ${remote.dir}\nrefs/heads/main ${head} refs/heads/main 0000000000000000000000000000000000000000\n`);
+      assert.equal(
+        (await remote.git(['rev-parse', 'refs/notes/agentnote'])).trim(),
+        (await repo.git(['rev-parse', 'refs/notes/agentnote'])).trim(),
+      );
+      assert.equal(
+        await readFile(seen, 'utf8'),
+        `origin ${remote.dir}\nrefs/heads/main ${head} refs/heads/main 0000000000000000000000000000000000000000\n`,
+      );
     });
 
     it('leaves a push of the notes ref itself alone', async () => {
@@ -236,7 +258,10 @@ describe('gitHooks', function () {
       await new NoteStore(git).write('HEAD', aNote);
       const r = await repo.gitResult(['push', 'origin', 'refs/notes/agentnote']);
       assert.equal(r.code, 0, r.stderr);
-      assert.equal((await remote.git(['rev-parse', 'refs/notes/agentnote'])).trim(), (await repo.git(['rev-parse', 'refs/notes/agentnote'])).trim());
+      assert.equal(
+        (await remote.git(['rev-parse', 'refs/notes/agentnote'])).trim(),
+        (await repo.git(['rev-parse', 'refs/notes/agentnote'])).trim(),
+      );
       assert.equal((await remote.gitResult(['rev-parse', '-q', '--verify', 'refs/heads/main'])).code, 1, 'only what the user pushed');
     });
 
@@ -258,7 +283,10 @@ describe('gitHooks', function () {
       const r = await repo.gitResult(['push', '-q', 'origin', 'main']);
       assert.equal(r.code, 0, r.stderr);
       assert.equal((await remote.git(['rev-parse', 'main'])).trim(), await repo.head());
-      assert.notEqual((await remote.git(['rev-parse', 'refs/notes/agentnote'])).trim(), (await repo.git(['rev-parse', 'refs/notes/agentnote'])).trim());
+      assert.notEqual(
+        (await remote.git(['rev-parse', 'refs/notes/agentnote'])).trim(),
+        (await repo.git(['rev-parse', 'refs/notes/agentnote'])).trim(),
+      );
     });
   });
 });

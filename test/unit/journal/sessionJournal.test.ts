@@ -73,13 +73,19 @@ describe('SessionJournal', function () {
         await read('sessions', sid, 'changes.jsonl'),
         `{"event":"file_change","timestamp":"2026-03-03T04:10:19.123Z","tool":"Edit","file":"app.txt","session_id":"${sid}","turn":1,"prompt_id":"p-1","blob":"e69de29bb2d1d6434b8b29ae775ad8c2e48c5391","change_id":null,"edit_added":null,"edit_deleted":null,"tool_use_id":"toolu_01"}\n`,
       );
-      assert.equal(await read('sessions', sid, 'pre_blobs.jsonl'), `{"event":"pre_blob","turn":1,"prompt_id":null,"file":"app.txt","blob":"${'b'.repeat(40)}","tool_use_id":null}\n`);
+      assert.equal(
+        await read('sessions', sid, 'pre_blobs.jsonl'),
+        `{"event":"pre_blob","turn":1,"prompt_id":null,"file":"app.txt","blob":"${'b'.repeat(40)}","tool_use_id":null}\n`,
+      );
       assert.equal(
         await read('sessions', sid, 'committed_pairs.jsonl'),
         '{"turn":2,"prompt_id":"p-1","file":null,"prompt_scope":"tail","change_id":null,"tool_use_id":null}\n' +
           '{"turn":1,"file":"app.txt","change_id":null,"tool_use_id":"toolu_01"}\n',
       );
-      assert.equal(await read('sessions', sid, 'events.jsonl'), `{"event":"stop","session_id":"${sid}","timestamp":"t","turn":1,"response":"Done."}\n`);
+      assert.equal(
+        await read('sessions', sid, 'events.jsonl'),
+        `{"event":"stop","session_id":"${sid}","timestamp":"t","turn":1,"response":"Done."}\n`,
+      );
       const pairs = await s.readCommittedPairs();
       assert.deepEqual(pairs.entries[1], { turn: 1, file: 'app.txt', change_id: null, tool_use_id: 'toolu_01' });
     });
@@ -90,19 +96,40 @@ describe('SessionJournal', function () {
       const good = (turn: number) => JSON.stringify({ event: 'prompt', timestamp: 't', prompt: `p${turn}`, prompt_id: `id${turn}`, turn });
       await writeFile(path.join(s.dir, 'prompts.jsonl'), `${good(1)}\nnot json at all\n[1,2]\n\n${good(2)}\n{"event":"prompt","timest`);
       const r = await s.readPrompts();
-      assert.deepEqual(r.entries.map((e) => e.prompt), ['p1', 'p2']);
+      assert.deepEqual(
+        r.entries.map((e) => e.prompt),
+        ['p1', 'p2'],
+      );
       assert.equal(r.skipped, 3);
       assert.equal(journal.counters.get('journal.skippedLines'), 3);
       const raw = await readJsonlFile(path.join(s.dir, 'prompts.jsonl'));
       assert.equal(raw.tornTail, true);
       // An unterminated but complete last line is accepted (as the CLI's reader does).
       await writeFile(path.join(s.dir, 'prompts.jsonl'), `${good(1)}\n${good(2)}`);
-      assert.deepEqual((await s.readPrompts()).entries.map((e) => e.turn), [1, 2]);
+      assert.deepEqual(
+        (await s.readPrompts()).entries.map((e) => e.turn),
+        [1, 2],
+      );
       // Lines that are JSON objects but not valid records are skipped too; old lines get defaults.
       await writeFile(path.join(s.dir, 'changes.jsonl'), '{"event":"file_change","file":"a.ts"}\n{"file":"b.ts","blob":"x"}\n');
       const ch = await s.readChanges();
       assert.equal(ch.skipped, 1);
-      assert.deepEqual(ch.entries, [{ event: 'file_change', timestamp: '', tool: '', file: 'b.ts', session_id: '', turn: 0, prompt_id: null, blob: 'x', change_id: null, edit_added: null, edit_deleted: null, tool_use_id: null }]);
+      assert.deepEqual(ch.entries, [
+        {
+          event: 'file_change',
+          timestamp: '',
+          tool: '',
+          file: 'b.ts',
+          session_id: '',
+          turn: 0,
+          prompt_id: null,
+          blob: 'x',
+          change_id: null,
+          edit_added: null,
+          edit_deleted: null,
+          tool_use_id: null,
+        },
+      ]);
       assert.deepEqual(await readJsonlFile(path.join(s.dir, 'missing.jsonl')), { values: [], skipped: 0, tornTail: false });
     });
 
@@ -118,7 +145,10 @@ describe('SessionJournal', function () {
         ].join('\n') + '\n',
       );
       const r = await s.readEvents();
-      assert.deepEqual(r.entries.map((e) => e.event), ['session_start', 'response']);
+      assert.deepEqual(
+        r.entries.map((e) => e.event),
+        ['session_start', 'response'],
+      );
       assert.equal(r.skipped, 1);
     });
 
@@ -136,9 +166,13 @@ describe('SessionJournal', function () {
         new Promise<void>((resolve, reject) =>
           execFile(process.execPath, ['-e', script, file, who], (err) => (err ? reject(err) : resolve())),
         );
-      await Promise.all([run('a'), run('b'), (async () => {
-        for (let i = 0; i < 100; i++) await appendJsonlLine(file, { who: 'c', i, k: 0, pad: 'c'.repeat(6000) });
-      })()]);
+      await Promise.all([
+        run('a'),
+        run('b'),
+        (async () => {
+          for (let i = 0; i < 100; i++) await appendJsonlLine(file, { who: 'c', i, k: 0, pad: 'c'.repeat(6000) });
+        })(),
+      ]);
       const text = await readFile(file, 'utf8');
       const lines = text.split('\n');
       assert.equal(lines.pop(), '');
@@ -157,7 +191,10 @@ describe('SessionJournal', function () {
       await s.appendJsonl('edits.jsonl', { file: 'a.ts', ranges: [[1, 2]] });
       await s.appendJsonl('edits.jsonl', { file: 'b.ts', ranges: [] });
       assert.equal(await read('sessions', sid, 'ext', 'edits.jsonl'), '{"file":"a.ts","ranges":[[1,2]]}\n{"file":"b.ts","ranges":[]}\n');
-      assert.deepEqual((await s.readJsonl('edits.jsonl')).values.map((v) => v.file), ['a.ts', 'b.ts']);
+      assert.deepEqual(
+        (await s.readJsonl('edits.jsonl')).values.map((v) => v.file),
+        ['a.ts', 'b.ts'],
+      );
       for (const bad of ['../x.jsonl', 'a/b.jsonl', '.hidden', '', 'x..jsonl']) await assert.rejects(s.appendJsonl(bad, {}), bad);
     });
   });
@@ -227,13 +264,31 @@ describe('SessionJournal', function () {
       const first = await s.recordPrompt({ prompt: 'first', agent: 'claude', model: 'claude-opus-4-6' });
       assert.deepEqual({ turn: first.turn, rotationId: first.rotationId }, { turn: 1, rotationId: undefined });
       assert.match(first.promptId, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-      await s.appendChange({ event: 'file_change', timestamp: 't', tool: 'Edit', file: 'a', session_id: sid, turn: 1, prompt_id: first.promptId, blob: 'b', change_id: null, edit_added: null, edit_deleted: null, tool_use_id: null });
+      await s.appendChange({
+        event: 'file_change',
+        timestamp: 't',
+        tool: 'Edit',
+        file: 'a',
+        session_id: sid,
+        turn: 1,
+        prompt_id: first.promptId,
+        blob: 'b',
+        change_id: null,
+        edit_added: null,
+        edit_deleted: null,
+        tool_use_id: null,
+      });
       clock.t += 5000;
       const second = await s.recordPrompt({ prompt: 'second', agent: 'claude', model: null });
       const rid = (t1 + 5000).toString(36);
       assert.equal(second.rotationId, rid);
       assert.equal(second.turn, 2);
-      assert.deepEqual((await readdir(s.dir)).filter((n) => n.endsWith('.jsonl')).sort(), [`changes-${rid}.jsonl`, 'events.jsonl', `prompts-${rid}.jsonl`, 'prompts.jsonl']);
+      assert.deepEqual((await readdir(s.dir)).filter((n) => n.endsWith('.jsonl')).sort(), [
+        `changes-${rid}.jsonl`,
+        'events.jsonl',
+        `prompts-${rid}.jsonl`,
+        'prompts.jsonl',
+      ]);
       assert.equal(await read('sessions', sid, 'turn'), '2');
       assert.equal(await read('sessions', sid, 'prompt_id'), second.promptId);
       assert.equal(await read('session'), sid);
@@ -243,10 +298,22 @@ describe('SessionJournal', function () {
         `{"event":"prompt","timestamp":"${new Date(t1 + 5000).toISOString()}","prompt":"second","prompt_id":"${second.promptId}","turn":2}\n`,
       );
       const events = (await s.readEvents()).entries;
-      assert.deepEqual(events.map((e) => e.event), ['session_start', 'prompt', 'prompt']);
-      assert.deepEqual(events[0], { event: 'session_start', session_id: sid, timestamp: new Date(t1).toISOString(), agent: 'claude', model: 'claude-opus-4-6' });
+      assert.deepEqual(
+        events.map((e) => e.event),
+        ['session_start', 'prompt', 'prompt'],
+      );
+      assert.deepEqual(events[0], {
+        event: 'session_start',
+        session_id: sid,
+        timestamp: new Date(t1).toISOString(),
+        agent: 'claude',
+        model: 'claude-opus-4-6',
+      });
       assert.equal(await s.hasFileEvidence(), false, 'the new turn has no edits yet');
-      assert.deepEqual((await s.readPrompts()).entries.map((p) => p.prompt), ['first', 'second']);
+      assert.deepEqual(
+        (await s.readPrompts()).entries.map((p) => p.prompt),
+        ['first', 'second'],
+      );
       assert.equal((await s.readChanges()).entries.length, 1);
       assert.deepEqual((await s.readCurrent('changes')).entries, []);
     });
@@ -261,7 +328,10 @@ describe('SessionJournal', function () {
       await writeFile(path.join(s.dir, 'prompts-short.jsonl'), line('ignored: id too short'));
       await writeFile(path.join(s.dir, 'prompts-AAAAAAA.jsonl'), line('ignored: upper case'));
       await writeFile(path.join(s.dir, 'prompts.jsonl'), line('current'));
-      assert.deepEqual((await s.readPrompts()).entries.map((p) => p.prompt), ['first', 'second', 'third', 'current']);
+      assert.deepEqual(
+        (await s.readPrompts()).entries.map((p) => p.prompt),
+        ['first', 'second', 'third', 'current'],
+      );
     });
 
     it('never reuses a rotation id within the same millisecond', async () => {
@@ -273,7 +343,10 @@ describe('SessionJournal', function () {
       assert.equal(id1, clock.t.toString(36));
       assert.equal(id2, (clock.t + 1).toString(36));
       assert.equal(await s.rotate(clock.t), undefined, 'nothing to archive');
-      assert.deepEqual((await s.readPrompts()).entries.map((p) => p.prompt), ['a', 'b']);
+      assert.deepEqual(
+        (await s.readPrompts()).entries.map((p) => p.prompt),
+        ['a', 'b'],
+      );
     });
   });
 

@@ -24,7 +24,8 @@ describe('BlobStore', function () {
   });
 
   /** What `git hash-object --path=<p> --stdin` gives for the content (git's own filtering). */
-  const gitHash = async (p: string, content: string | Buffer) => (await repo.git(['hash-object', `--path=${p}`, '--stdin'], { input: content })).trim();
+  const gitHash = async (p: string, content: string | Buffer) =>
+    (await repo.git(['hash-object', `--path=${p}`, '--stdin'], { input: content })).trim();
 
   it('hashes a batch of plain contents in few git processes and writes the objects', async () => {
     const items = Array.from({ length: 20 }, (_, i) => ({ path: `src/f${i}.ts`, content: `export const v${i} = ${i};\n` }));
@@ -33,7 +34,11 @@ describe('BlobStore', function () {
     assert.equal(counters.get('git.calls') - before, 2, 'check-attr + one hash-object');
     for (const i of [0, 7, 19]) assert.equal(ids[i], await gitHash(items[i].path, items[i].content));
     const check = await repo.git(['cat-file', '--batch-check=%(objectname) %(objecttype)'], { input: ids.join('\n') + '\n' });
-    assert.deepEqual(check.trim().split('\n'), ids.map((id) => `${id} blob`), 'objects written');
+    assert.deepEqual(
+      check.trim().split('\n'),
+      ids.map((id) => `${id} blob`),
+      'objects written',
+    );
     assert.deepEqual(await store.hashContents([]), []);
   });
 
@@ -127,12 +132,18 @@ describe('BlobStore', function () {
     const pid = store.readerPid!;
     process.kill(pid, 'SIGKILL');
     const again = await Promise.all([store.read(id), store.read(id)]);
-    assert.deepEqual(again.map((b) => b?.toString()), ['survives\n', 'survives\n']);
+    assert.deepEqual(
+      again.map((b) => b?.toString()),
+      ['survives\n', 'survives\n'],
+    );
     assert.notEqual(store.readerPid, pid);
     // Killed while requests are in flight: they are sent again to a new process.
     const inFlight = [store.read(id), store.read('HEAD:README.md'), store.read(id)];
     process.kill(store.readerPid!, 'SIGKILL');
-    assert.deepEqual((await Promise.all(inFlight)).map((b) => b?.toString()), ['survives\n', 'hello\n', 'survives\n']);
+    assert.deepEqual(
+      (await Promise.all(inFlight)).map((b) => b?.toString()),
+      ['survives\n', 'hello\n', 'survives\n'],
+    );
     assert.equal(counters.get('git.catFileRestarts') >= 1, true);
   });
 

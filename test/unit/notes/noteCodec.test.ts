@@ -159,11 +159,31 @@ describe('noteCodec', () => {
             selection: { custom: [1], signals: [], source: 'window', schema: 1 },
           },
         ],
-        files: [{ mine: 'm', ai_ranges: [{ note: 'n', interaction: null, end: 3, start: 2 }], ai_ratio_excluded: true, by_ai: false, generated: true, path: 'a' }],
+        files: [
+          {
+            mine: 'm',
+            ai_ranges: [{ note: 'n', interaction: null, end: 3, start: 2 }],
+            ai_ratio_excluded: true,
+            by_ai: false,
+            generated: true,
+            path: 'a',
+          },
+        ],
         attribution: { extra: 0, lines: { more: 1, deleted: 3, total_added: 2, ai_added: 1 }, method: 'line', ai_ratio: 50 },
       } as unknown as AgentNoteV1;
       const out = JSON.parse(encodeNote(note)) as Record<string, unknown>;
-      assert.deepEqual(Object.keys(out), ['v', 'agent', 'session_id', 'timestamp', 'model', 'interactions', 'files', 'attribution', 'zeta', 'alpha']);
+      assert.deepEqual(Object.keys(out), [
+        'v',
+        'agent',
+        'session_id',
+        'timestamp',
+        'model',
+        'interactions',
+        'files',
+        'attribution',
+        'zeta',
+        'alpha',
+      ]);
       assert.deepEqual(Object.keys(out.alpha as object), ['b', 'a']);
       const it0 = (out.interactions as Record<string, unknown>[])[0];
       assert.deepEqual(Object.keys(it0), ['prompt', 'response', 'contexts', 'selection', 'tools', 'x_after']);
@@ -216,7 +236,14 @@ describe('noteCodec', () => {
 
     it('folds a legacy context into contexts[] and never writes `context`', () => {
       const note = minimal({
-        interactions: [{ prompt: 'p', response: 'r', context: '  earlier answer  ', contexts: [{ kind: 'scope', source: 'current_response', text: 'earlier answer' }] }],
+        interactions: [
+          {
+            prompt: 'p',
+            response: 'r',
+            context: '  earlier answer  ',
+            contexts: [{ kind: 'scope', source: 'current_response', text: 'earlier answer' }],
+          },
+        ],
       });
       const out = JSON.parse(encodeNote(note)) as { interactions: Record<string, unknown>[] };
       assert.deepEqual(out.interactions[0], {
@@ -319,13 +346,29 @@ describe('noteCodec', () => {
     });
 
     it('maps flat notes with prompts[], zero added lines (none) and without lines (file)', () => {
-      const none = valid(decodeNote(JSON.stringify({ session_id: 's', timestamp: 't', prompts: ['a', 'b'], files_in_commit: ['x'], files_by_ai: ['x'], ai_ratio: 100, ai_added_lines: 0, total_added_lines: 0, deleted_lines: 4 })));
+      const none = valid(
+        decodeNote(
+          JSON.stringify({
+            session_id: 's',
+            timestamp: 't',
+            prompts: ['a', 'b'],
+            files_in_commit: ['x'],
+            files_by_ai: ['x'],
+            ai_ratio: 100,
+            ai_added_lines: 0,
+            total_added_lines: 0,
+            deleted_lines: 4,
+          }),
+        ),
+      );
       assert.deepEqual(none.note.interactions, [
         { prompt: 'a', response: null },
         { prompt: 'b', response: null },
       ]);
       assert.deepEqual(none.note.attribution, { ai_ratio: 0, method: 'none', lines: { ai_added: 0, total_added: 0, deleted: 4 } });
-      const file = valid(decodeNote(JSON.stringify({ session_id: 's', timestamp: 't', prompts: [], files_in_commit: ['x', 'y', 'z'], files_by_ai: ['y'] })));
+      const file = valid(
+        decodeNote(JSON.stringify({ session_id: 's', timestamp: 't', prompts: [], files_in_commit: ['x', 'y', 'z'], files_by_ai: ['y'] })),
+      );
       assert.deepEqual(file.note.attribution, { ai_ratio: 33, method: 'file' });
       assert.equal(file.note.files.length, 3);
     });
@@ -339,14 +382,30 @@ describe('noteCodec', () => {
       ['JSON null', 'null', 'not a JSON object (null)'],
       ['a JSON number', '42', 'not a JSON object (number)'],
       ['an empty object', '{}', 'missing interactions array'],
-      ['interactions not an array', '{"interactions": {}, "files": [], "attribution": {"ai_ratio": 0, "method": "none"}}', 'missing interactions array'],
+      [
+        'interactions not an array',
+        '{"interactions": {}, "files": [], "attribution": {"ai_ratio": 0, "method": "none"}}',
+        'missing interactions array',
+      ],
       ['missing files', '{"interactions": [], "attribution": {"ai_ratio": 0, "method": "none"}}', 'missing files array'],
       ['missing attribution', '{"interactions": [], "files": []}', 'missing attribution'],
       ['null attribution', '{"interactions": [], "files": [], "attribution": null}', 'missing attribution'],
       ['attribution not an object', '{"interactions": [], "files": [], "attribution": "line"}', 'attribution is not an object'],
-      ['interaction without prompt', '{"interactions": [{"response": "r"}], "files": [], "attribution": {"ai_ratio": 0, "method": "none"}}', 'interactions[0].prompt: required'],
-      ['file without by_ai', '{"interactions": [], "files": [{"path": "a"}], "attribution": {"ai_ratio": 0, "method": "none"}}', 'files[0].by_ai: required'],
-      ['unknown method', '{"interactions": [], "files": [], "attribution": {"ai_ratio": 0, "method": "mixed"}}', 'attribution.method: unknown value "mixed"'],
+      [
+        'interaction without prompt',
+        '{"interactions": [{"response": "r"}], "files": [], "attribution": {"ai_ratio": 0, "method": "none"}}',
+        'interactions[0].prompt: required',
+      ],
+      [
+        'file without by_ai',
+        '{"interactions": [], "files": [{"path": "a"}], "attribution": {"ai_ratio": 0, "method": "none"}}',
+        'files[0].by_ai: required',
+      ],
+      [
+        'unknown method',
+        '{"interactions": [], "files": [], "attribution": {"ai_ratio": 0, "method": "mixed"}}',
+        'attribution.method: unknown value "mixed"',
+      ],
       ['two notes concatenated by a squash rewrite', '{"interactions": []}\n\n{"interactions": []}\n', 'several notes concatenated'],
     ];
     for (const [label, text, reason] of invalidCases) {
@@ -362,8 +421,20 @@ describe('noteCodec', () => {
           JSON.stringify({
             ...minimal(),
             agent: 5,
-            interactions: [{ prompt: 'p', response: 3, selection: { schema: 1 }, tools: 'Edit', files_touched: ['a', 7], contexts: [{ kind: 'scope' }] }],
-            files: [{ path: 'a', by_ai: true, generated: 'yes', ai_ranges: [{ start: 3, end: 1, interaction: null }, { start: 1, end: 2, interaction: 0 }] }],
+            interactions: [
+              { prompt: 'p', response: 3, selection: { schema: 1 }, tools: 'Edit', files_touched: ['a', 7], contexts: [{ kind: 'scope' }] },
+            ],
+            files: [
+              {
+                path: 'a',
+                by_ai: true,
+                generated: 'yes',
+                ai_ranges: [
+                  { start: 3, end: 1, interaction: null },
+                  { start: 1, end: 2, interaction: 0 },
+                ],
+              },
+            ],
             attribution: { ai_ratio: 10, method: 'file', lines: { ai_added: 'x' } },
           }),
         ),
@@ -406,7 +477,9 @@ describe('noteCodec', () => {
     });
 
     it('keeps a "__proto__" key as data without touching prototypes', () => {
-      const d = valid(decodeNote('{"interactions": [], "files": [], "attribution": {"ai_ratio": 0, "method": "none"}, "__proto__": {"polluted": true}}'));
+      const d = valid(
+        decodeNote('{"interactions": [], "files": [], "attribution": {"ai_ratio": 0, "method": "none"}, "__proto__": {"polluted": true}}'),
+      );
       assert.equal(({} as Record<string, unknown>).polluted, undefined);
       assert.equal(Object.getPrototypeOf(d.note), Object.prototype);
       assert.ok(encodeNote(d.note).includes('"__proto__": {'));

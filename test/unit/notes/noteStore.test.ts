@@ -23,7 +23,11 @@ function note(prompt: string, extra: Partial<AgentNoteV1> = {}): AgentNoteV1 {
   };
 }
 
-const slug = (subject: string) => subject.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const slug = (subject: string) =>
+  subject
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
 describe('NoteStore', function () {
   this.timeout(60_000);
@@ -162,7 +166,10 @@ describe('NoteStore', function () {
     const s1 = new NoteStore(repo.runner());
     const s2 = new NoteStore(repo.runner());
     const results = await Promise.all(more.map((c, i) => (i % 2 ? s1 : s2).write(c, note(`n${i}`))));
-    assert.deepEqual(results, more.map(() => 'written'));
+    assert.deepEqual(
+      results,
+      more.map(() => 'written'),
+    );
     const list = await new NoteStore(repo.runner()).listNotedCommits();
     assert.deepEqual([...list.keys()].sort(), [...more].sort());
     // Same commit from both: one wins, the other sees it.

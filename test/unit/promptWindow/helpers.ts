@@ -61,7 +61,9 @@ export class PeerRepo {
 
   /** SHA of the commit with exactly this subject. */
   shaOf(subject: string): string {
-    const line = this.git(['log', '--format=%H%x09%s']).split('\n').find((l) => l.split('\t')[1] === subject);
+    const line = this.git(['log', '--format=%H%x09%s'])
+      .split('\n')
+      .find((l) => l.split('\t')[1] === subject);
     if (!line) throw new Error(`no commit ${subject}`);
     return line.split('\t')[0];
   }

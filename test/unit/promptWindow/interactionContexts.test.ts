@@ -44,16 +44,17 @@ describe('interactionContexts', () => {
 
     it('strips list and quote markers and reads only the first 10 lines', () => {
       const lines = ['- First item', '> quoted', '2) second', ...Array.from({ length: 10 }, (_, i) => `line${i}`)];
-      assert.deepEqual(splitScopeSentences(lines.join('\n')), [
-        'First item quoted second line0 line1 line2 line3 line4 line5 line6',
-      ]);
+      assert.deepEqual(splitScopeSentences(lines.join('\n')), ['First item quoted second line0 line1 line2 line3 line4 line5 line6']);
     });
   });
 
   describe('reference context', () => {
     it('attaches the paragraph anchored by a committed path', () => {
       assert.equal(
-        ref('本当にこの修正で改善できるのか', '原因は packages/cli/src/core/record.ts の window trimming です。\n\nThis second paragraph is unrelated.'),
+        ref(
+          '本当にこの修正で改善できるのか',
+          '原因は packages/cli/src/core/record.ts の window trimming です。\n\nThis second paragraph is unrelated.',
+        ),
         '原因は packages/cli/src/core/record.ts の window trimming です。',
       );
     });
@@ -130,7 +131,10 @@ describe('interactionContexts', () => {
 
     it('rejects identifiers alone, a file path alone and a PR reference alone', () => {
       const s = sig('feat: scoped contexts', ['packages/cli/src/core/record.ts'], '+selectInteractionContext(InteractionContext)\n');
-      assert.equal(scope('review five times', 'The third pass checks selectInteractionContext and InteractionContext migration.', s), undefined);
+      assert.equal(
+        scope('review five times', 'The third pass checks selectInteractionContext and InteractionContext migration.', s),
+        undefined,
+      );
       assert.equal(scope('c', 'I will update packages/cli/src/core/record.ts.'), undefined);
       assert.equal(scope('y', 'This branch needs a commit before PR #29 can show the report.'), undefined);
       assert.equal(scope('yes, do it', 'Ready to continue with the next implementation step.'), undefined);

@@ -38,7 +38,11 @@ function input(sessions: SessionPrompts[], extra: Partial<NoteBuildInput> = {}):
 describe('noteBuilder', () => {
   it('builds a single-prompt note with the CLI key order and a null response', () => {
     const built = buildNote(
-      input([session('claude', 'c1', [primary(1, 'Add sayHello to src/a.ts', ['src/a.ts', 'src/a.ts', 'other.ts'], { tools: ['Write', 'Edit', 'Write'] })])]),
+      input([
+        session('claude', 'c1', [
+          primary(1, 'Add sayHello to src/a.ts', ['src/a.ts', 'src/a.ts', 'other.ts'], { tools: ['Write', 'Edit', 'Write'] }),
+        ]),
+      ]),
     );
     assert.ok(built);
     assert.equal(
@@ -58,7 +62,15 @@ describe('noteBuilder', () => {
               selection: {
                 schema: 1,
                 source: 'primary',
-                signals: ['primary_edit_turn', 'exact_commit_path', 'commit_file_basename', 'diff_identifier', 'commit_subject_overlap', 'inline_code_or_path_shape', 'before_commit_boundary'],
+                signals: [
+                  'primary_edit_turn',
+                  'exact_commit_path',
+                  'commit_file_basename',
+                  'diff_identifier',
+                  'commit_subject_overlap',
+                  'inline_code_or_path_shape',
+                  'before_commit_boundary',
+                ],
               },
               tools: ['Write', 'Edit'],
             },
@@ -88,7 +100,11 @@ describe('noteBuilder', () => {
   });
 
   it('keeps a question as window context and gives "go ahead" a scope context only when the response qualifies', () => {
-    const cart = { subject: 'feat: add Cart class with line items', files: ['src/cart.ts', 'src/index.ts'], patch: '+export class Cart {\n+  addItem(item: LineItem) {}\n' };
+    const cart = {
+      subject: 'feat: add Cart class with line items',
+      files: ['src/cart.ts', 'src/index.ts'],
+      patch: '+export class Cart {\n+  addItem(item: LineItem) {}\n',
+    };
     const files2 = [
       { path: 'src/cart.ts', by_ai: true },
       { path: 'src/index.ts', by_ai: true },
@@ -98,9 +114,13 @@ describe('noteBuilder', () => {
         commit: cart,
         sessions: [
           session('claude', 'c1', [
-            row(1, 'How would you model line items for a shopping cart? Prices are in cents and I will write the money helper myself. No code yet.', {
-              response: 'A `Cart` in src/cart.ts keeps `LineItem` entries keyed by sku.',
-            }),
+            row(
+              1,
+              'How would you model line items for a shopping cart? Prices are in cents and I will write the money helper myself. No code yet.',
+              {
+                response: 'A `Cart` in src/cart.ts keeps `LineItem` entries keyed by sku.',
+              },
+            ),
             primary(2, 'Sounds good, go ahead.', ['src/cart.ts', 'src/index.ts'], { response, tools: ['Write', 'Edit'] }),
           ]),
         ],
@@ -120,7 +140,10 @@ describe('noteBuilder', () => {
       ],
     );
     const vague = build('Done, everything is in place now.');
-    assert.deepEqual(vague?.note.interactions.map((i) => i.contexts), [undefined, undefined]);
+    assert.deepEqual(
+      vague?.note.interactions.map((i) => i.contexts),
+      [undefined, undefined],
+    );
   });
 
   it('merges sessions chronologically and chooses the agent owning most AI lines', () => {
@@ -132,13 +155,30 @@ describe('noteBuilder', () => {
       'cursor',
       'k1',
       [primary(1, 'write src/b.ts', ['src/b.ts'], { timestamp: '2026-05-01T09:10:00Z', tools: ['afterFileEdit'] })],
-      { modelEvents: [{ sessionStart: false, model: 'gpt-5' }, { sessionStart: true, model: 'composer-1' }] },
+      {
+        modelEvents: [
+          { sessionStart: false, model: 'gpt-5' },
+          { sessionStart: true, model: 'composer-1' },
+        ],
+      },
     );
     const ranged = {
       files: [
         files[0],
-        { ...files[1], ai_ranges: [{ start: 1, end: 3, interactionKey: 'claude:c1:1' }, { start: 5, end: 5, interactionKey: 'claude:c1:9' }] },
-        { ...files[2], ai_ranges: [{ start: 1, end: 4, interaction: 0 }, { start: 7, end: 7, interaction: null }] },
+        {
+          ...files[1],
+          ai_ranges: [
+            { start: 1, end: 3, interactionKey: 'claude:c1:1' },
+            { start: 5, end: 5, interactionKey: 'claude:c1:9' },
+          ],
+        },
+        {
+          ...files[2],
+          ai_ranges: [
+            { start: 1, end: 4, interaction: 0 },
+            { start: 7, end: 7, interaction: null },
+          ],
+        },
       ],
       attribution,
       interactionKeys: ['cursor:k1:1'],
@@ -147,7 +187,12 @@ describe('noteBuilder', () => {
     assert.ok(built);
     assert.deepEqual(built.interactionKeys, ['claude:c1:1', 'cursor:k1:1', 'claude:c1:2']);
     assert.deepEqual(
-      built.note.interactions.map((i) => [i.prompt, i.selection?.source, i.selection?.signals.includes('between_non_excluded_prompts'), i.tools]),
+      built.note.interactions.map((i) => [
+        i.prompt,
+        i.selection?.source,
+        i.selection?.signals.includes('between_non_excluded_prompts'),
+        i.tools,
+      ]),
       [
         ['write src/a.ts', 'primary', true, ['Edit']],
         ['write src/b.ts', 'primary', true, ['afterFileEdit']],
@@ -217,12 +262,18 @@ describe('noteBuilder', () => {
     const tie = buildNote(input([claude, gemini]));
     assert.deepEqual([tie?.note.agent, tie?.note.session_id], ['claude', 'c1']);
 
-    const geminiTwoFiles = session('gemini', 'g1', [primary(1, 'write both', ['src/a.ts', 'src/b.ts'], { timestamp: '2026-05-01T09:10:00Z' })]);
+    const geminiTwoFiles = session('gemini', 'g1', [
+      primary(1, 'write both', ['src/a.ts', 'src/b.ts'], { timestamp: '2026-05-01T09:10:00Z' }),
+    ]);
     const byFiles = buildNote(input([claude, geminiTwoFiles]));
     assert.deepEqual([byFiles?.note.agent, byFiles?.note.session_id, byFiles?.note.model], ['gemini', 'g1', 'gemini-model']);
 
     const lines = {
-      files: [files[0], { ...files[1], ai_ranges: [{ start: 1, end: 2, interactionKey: 'claude:c1:1' }] }, { ...files[2], ai_ranges: [{ start: 1, end: 2, interactionKey: 'gemini:g1:1' }] }],
+      files: [
+        files[0],
+        { ...files[1], ai_ranges: [{ start: 1, end: 2, interactionKey: 'claude:c1:1' }] },
+        { ...files[2], ai_ranges: [{ start: 1, end: 2, interactionKey: 'gemini:g1:1' }] },
+      ],
       attribution,
     };
     const tieLines = buildNote({ ...input([claude, geminiTwoFiles]), attribution: lines });
@@ -231,7 +282,9 @@ describe('noteBuilder', () => {
 
   it('picks the heaviest session of the winning agent', () => {
     const a = session('claude', 'c1', [primary(1, 'write src/a.ts', ['src/a.ts'], { timestamp: '2026-05-01T09:00:00Z' })]);
-    const b = session('claude', 'c2', [primary(1, 'write src/b.ts and README', ['src/b.ts', 'src/a.ts'], { timestamp: '2026-05-01T08:00:00Z' })]);
+    const b = session('claude', 'c2', [
+      primary(1, 'write src/b.ts and README', ['src/b.ts', 'src/a.ts'], { timestamp: '2026-05-01T08:00:00Z' }),
+    ]);
     const built = buildNote(input([a, b]));
     assert.deepEqual([built?.note.agent, built?.note.session_id], ['claude', 'c2']);
   });
@@ -242,7 +295,9 @@ describe('noteBuilder', () => {
       return { text: parts.join('[REDACTED:openai-key]'), count: parts.length - 1 };
     };
     const rows = [
-      primary(1, 'use key sk-123 in sayHello', ['src/a.ts'], { response: 'Added `sayHello` to src/a.ts with sk-123. Add more feat greeting later.' }),
+      primary(1, 'use key sk-123 in sayHello', ['src/a.ts'], {
+        response: 'Added `sayHello` to src/a.ts with sk-123. Add more feat greeting later.',
+      }),
       primary(2, 'go on', ['src/b.ts'], { response: 'Added `sayHello` greeting feat in src/b.ts using sk-123.' }),
     ];
     const built = buildNote(input([session('claude', 'c1', rows)], { redact }));
@@ -299,7 +354,14 @@ describe('noteBuilder', () => {
   });
 
   it('resolves the model from session_start first, then any event, then the fallback', () => {
-    assert.equal(resolveSessionModel([{ sessionStart: false, model: 'a' }, { sessionStart: true, model: null }, { sessionStart: true, model: 'b' }]), 'b');
+    assert.equal(
+      resolveSessionModel([
+        { sessionStart: false, model: 'a' },
+        { sessionStart: true, model: null },
+        { sessionStart: true, model: 'b' },
+      ]),
+      'b',
+    );
     assert.equal(resolveSessionModel([{ sessionStart: true }, { sessionStart: false, model: 'a' }], 'z'), 'a');
     assert.equal(resolveSessionModel([], 'z'), 'z');
     assert.equal(resolveSessionModel(undefined, ''), null);

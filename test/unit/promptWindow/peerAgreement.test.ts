@@ -7,11 +7,7 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { buildNote, type SessionPrompts } from '../../../src/core/notes/noteBuilder';
 import type { AgentNoteV1 } from '../../../src/core/notes/noteTypes';
-import {
-  consumedStateFromMarkers,
-  markerToCommittedPairLine,
-  type PromptCandidate,
-} from '../../../src/core/notes/promptWindow';
+import { consumedStateFromMarkers, markerToCommittedPairLine, type PromptCandidate } from '../../../src/core/notes/promptWindow';
 import { PeerRepo, peerNotePath } from './helpers';
 
 interface PeerCase {
@@ -139,12 +135,15 @@ describe('peer agreement (notes written by the Agent Note CLI)', function () {
         ['Looks good, commit i', 'tail', []],
       ],
     );
-    assert.deepEqual(built.markers.map((m) => [m.turn, m.scope]), [
-      [1, 'window'],
-      [2, 'window'],
-      [3, 'window'],
-      [4, 'tail'],
-    ]);
+    assert.deepEqual(
+      built.markers.map((m) => [m.turn, m.scope]),
+      [
+        [1, 'window'],
+        [2, 'window'],
+        [3, 'window'],
+        [4, 'tail'],
+      ],
+    );
   });
 
   it('chains the three commits of todo-api session 2 through the consumption markers without leaking prompts', () => {
@@ -156,17 +155,17 @@ describe('peer agreement (notes written by the Agent Note CLI)', function () {
     ];
     const notes = subjects.map((s) => readPeerNote('todo-api', s));
     // The whole session as the recorder knows it at the end: 4 + 1 + 1 prompts.
-    const allRows = [
-      ...rowsFromNote(notes[0].note, 1),
-      ...rowsFromNote(notes[1].note, 5),
-      ...rowsFromNote(notes[2].note, 6),
-    ];
+    const allRows = [...rowsFromNote(notes[0].note, 1), ...rowsFromNote(notes[1].note, 5), ...rowsFromNote(notes[2].note, 6)];
     const consumedLines: unknown[] = [];
     let turnsSoFar = 0;
     subjects.forEach((subject, n) => {
       const { bytes, note } = notes[n];
       const upper = turnsSoFar + note.interactions.length;
-      const primaries = new Set(rowsFromNote(note, turnsSoFar + 1).filter((x) => x.isPrimary).map((x) => x.turn));
+      const primaries = new Set(
+        rowsFromNote(note, turnsSoFar + 1)
+          .filter((x) => x.isPrimary)
+          .map((x) => x.turn),
+      );
       // Every prompt up to the current turn is known; only this commit's turns are primary /
       // have unconsumed edits.
       const rows = allRows

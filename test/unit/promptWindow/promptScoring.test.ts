@@ -41,7 +41,11 @@ describe('promptScoring', () => {
     const subject = 'fix: tune prompt selection';
     const files = ['packages/cli/src/core/record.ts'];
     assert.deepEqual(
-      [evaluate('今後の汎用性、調整も考えてプロンプトのスコアリングは必要かもね', 'window', files, subject)].map((r) => [r.role, r.score, r.level]),
+      [evaluate('今後の汎用性、調整も考えてプロンプトのスコアリングは必要かもね', 'window', files, subject)].map((r) => [
+        r.role,
+        r.score,
+        r.level,
+      ]),
       [['bridge', 45, 'medium']],
     );
     assert.deepEqual(
@@ -53,7 +57,12 @@ describe('promptScoring', () => {
   });
 
   it('treats a 13-word prompt as background, not as a bridge', () => {
-    const r = evaluate('one two three four five six seven eight nine ten eleven twelve thirteen', 'window', ['a.ts'], 'fix: tune prompt selection');
+    const r = evaluate(
+      'one two three four five six seven eight nine ten eleven twelve thirteen',
+      'window',
+      ['a.ts'],
+      'fix: tune prompt selection',
+    );
     assert.deepEqual([r.role, r.score, r.level], ['background', 27, 'low']);
   });
 
@@ -70,12 +79,18 @@ describe('promptScoring', () => {
 
   it('caps unanchored tails at 44 and recomputes substantive shape at render time', () => {
     assert.deepEqual(
-      evaluatePrompt({ prompt: 'Looks good, commit it.', selection: { schema: 1, source: 'tail', signals: ['before_commit_boundary', 'between_non_excluded_prompts'] } }),
+      evaluatePrompt({
+        prompt: 'Looks good, commit it.',
+        selection: { schema: 1, source: 'tail', signals: ['before_commit_boundary', 'between_non_excluded_prompts'] },
+      }),
       { role: 'tail', score: 44, level: 'low' },
     );
     // Stored without substantive_prompt_shape, but the prompt has 7 words: +12 and a structural anchor.
     assert.deepEqual(
-      evaluatePrompt({ prompt: 'please also commit it with a message', selection: { schema: 1, source: 'tail', signals: ['before_commit_boundary'] } }),
+      evaluatePrompt({
+        prompt: 'please also commit it with a message',
+        selection: { schema: 1, source: 'tail', signals: ['before_commit_boundary'] },
+      }),
       { role: 'tail', score: 62, level: 'medium' },
     );
     assert.equal(resolvePromptLevel('scope', 75), 'high');
@@ -84,7 +99,10 @@ describe('promptScoring', () => {
   });
 
   it('ignores unknown signal names in hand-edited notes', () => {
-    const bogus = { prompt: 'x y', selection: { schema: 1, source: 'window', signals: ['nonsense', 'before_commit_boundary'] } } as unknown as NoteInteraction;
+    const bogus = {
+      prompt: 'x y',
+      selection: { schema: 1, source: 'window', signals: ['nonsense', 'before_commit_boundary'] },
+    } as unknown as NoteInteraction;
     assert.deepEqual(evaluatePrompt(bogus), { role: 'background', score: 20, level: 'low' });
   });
 
@@ -93,10 +111,13 @@ describe('promptScoring', () => {
     assert.deepEqual(visibleInteractionIndexes(paginate.interactions, 'compact'), [0, 1, 2]);
     assert.deepEqual(visibleInteractionIndexes(paginate.interactions, 'full'), [0, 1, 2, 3]);
     const cart = JSON.parse(readFileSync(peerNotePath('shop-cart', 'feat-add-cart-class-with-line-items'), 'utf8')) as AgentNoteV1;
-    assert.deepEqual(cart.interactions.map((i) => evaluatePrompt(i)), [
-      { role: 'background', score: 30, level: 'low' },
-      { role: 'primary', score: 100, level: 'high' },
-    ]);
+    assert.deepEqual(
+      cart.interactions.map((i) => evaluatePrompt(i)),
+      [
+        { role: 'background', score: 30, level: 'low' },
+        { role: 'primary', score: 100, level: 'high' },
+      ],
+    );
     assert.deepEqual(visibleInteractionIndexes(cart.interactions, 'compact'), [1]);
   });
 
@@ -107,7 +128,12 @@ describe('promptScoring', () => {
       selection: {
         schema: 1,
         source: 'window',
-        signals: ['response_exact_commit_path', 'response_basename_or_identifier', 'substantive_prompt_shape', 'between_non_excluded_prompts'],
+        signals: [
+          'response_exact_commit_path',
+          'response_basename_or_identifier',
+          'substantive_prompt_shape',
+          'between_non_excluded_prompts',
+        ],
       },
     };
     const edit: NoteInteraction = {

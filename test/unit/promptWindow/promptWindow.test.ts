@@ -15,7 +15,12 @@ import {
 } from '../../../src/core/notes/promptWindow';
 import { noConsumed, primary, row, sig } from './helpers';
 
-function run(rows: PromptCandidate[], upperTurn: number, commit = sig('fix: update target', ['target.ts']), extra: Partial<PromptWindowInput> = {}) {
+function run(
+  rows: PromptCandidate[],
+  upperTurn: number,
+  commit = sig('fix: update target', ['target.ts']),
+  extra: Partial<PromptWindowInput> = {},
+) {
   return selectPromptWindow({ rows, consumed: noConsumed, upperTurn, commit, ...extra });
 }
 const prompts = (r: ReturnType<typeof run>): string[] => r.selected.map((s) => s.row.prompt);
@@ -88,10 +93,13 @@ describe('promptWindow', () => {
     it('uses the newest known turn when the current turn is unknown', () => {
       const r = run([primary(1, 'update target.ts', ['target.ts']), row(2, 'create the PR')], 0);
       assert.equal(r.upperTurn, 2);
-      assert.deepEqual(r.selected.map((x) => [x.row.turn, x.source, x.beforeCommitBoundary]), [
-        [1, 'primary', false],
-        [2, 'tail', true],
-      ]);
+      assert.deepEqual(
+        r.selected.map((x) => [x.row.turn, x.source, x.beforeCommitBoundary]),
+        [
+          [1, 'primary', false],
+          [2, 'tail', true],
+        ],
+      );
     });
 
     it('selects nothing without a primary row', () => {
@@ -106,7 +114,9 @@ describe('promptWindow', () => {
       const s = sig('feat: add Cart class with line items', ['src/cart.ts', 'src/index.ts']);
       const r = run(
         [
-          row(1, 'How should line items for a cart be modelled? Do not write code yet.', { response: 'A Cart in src/cart.ts holding LineItem values.' }),
+          row(1, 'How should line items for a cart be modelled? Do not write code yet.', {
+            response: 'A Cart in src/cart.ts holding LineItem values.',
+          }),
           primary(2, 'Sounds good, go ahead.', ['src/cart.ts']),
         ],
         2,
@@ -115,7 +125,11 @@ describe('promptWindow', () => {
       assert.deepEqual(
         r.selected.map((x) => [x.row.turn, x.source, x.selection?.signals]),
         [
-          [1, 'window', ['response_exact_commit_path', 'response_basename_or_identifier', 'commit_subject_overlap', 'substantive_prompt_shape']],
+          [
+            1,
+            'window',
+            ['response_exact_commit_path', 'response_basename_or_identifier', 'commit_subject_overlap', 'substantive_prompt_shape'],
+          ],
           [2, 'primary', ['primary_edit_turn', 'before_commit_boundary', 'between_non_excluded_prompts']],
         ],
       );
@@ -160,7 +174,10 @@ describe('promptWindow', () => {
         ],
       );
       // Every row of the bounded window is consumed, selected or not.
-      assert.deepEqual(r.markers.map((m) => m.turn), [356, 357, 358, 359, 360, 361, 362, 363]);
+      assert.deepEqual(
+        r.markers.map((m) => m.turn),
+        [356, 357, 358, 359, 360, 361, 362, 363],
+      );
     });
 
     it('keeps up to two weak leading rows as soft context', () => {
@@ -170,7 +187,10 @@ describe('promptWindow', () => {
 
     it('drops quoted prompt history and starts after it', () => {
       const rows = [
-        row(366, 'In the current PR, the first prompt was\n\n🧑 Prompt: old split prompt\n\n🤖 Response: old response\n  with quoted lines\n\nWhy was it not selected?'),
+        row(
+          366,
+          'In the current PR, the first prompt was\n\n🧑 Prompt: old split prompt\n\n🤖 Response: old response\n  with quoted lines\n\nWhy was it not selected?',
+        ),
         row(368, 'For now, review the PR scope later'),
         row(369, '@.github/workflows/agentnote-dashboard.yml\n\nWhy is this much larger than the report workflow?'),
         row(370, 'fix it'),
@@ -182,7 +202,10 @@ describe('promptWindow', () => {
         upperTurn: 371,
         commit: sig('fix(workflow): hide dashboard package paths', ['.github/workflows/agentnote-dashboard.yml']),
       });
-      assert.deepEqual(r.selected.map((x) => x.row.turn), [369, 370, 371]);
+      assert.deepEqual(
+        r.selected.map((x) => x.row.turn),
+        [369, 370, 371],
+      );
       assert.deepEqual(
         r.rows.slice(0, 2).map((x) => [x.turn, x.quoted, x.outcome]),
         [
@@ -193,11 +216,20 @@ describe('promptWindow', () => {
     });
 
     it('keeps a quoted-looking primary prompt', () => {
-      const review = ['Validation result: 15/16 passed.', '', ...Array.from({ length: 10 }, (_, i) => `  R${i} ${'detail '.repeat(8)}`), '', 'Update record.test.ts.'].join('\n');
+      const review = [
+        'Validation result: 15/16 passed.',
+        '',
+        ...Array.from({ length: 10 }, (_, i) => `  R${i} ${'detail '.repeat(8)}`),
+        '',
+        'Update record.test.ts.',
+      ].join('\n');
       const r = run([primary(548, review, ['record.test.ts'])], 548, sig('test: cover prompt selection', ['record.test.ts']), {
         consumed: consumed(547),
       });
-      assert.deepEqual(r.selected.map((x) => [x.row.turn, x.source]), [[548, 'primary']]);
+      assert.deepEqual(
+        r.selected.map((x) => [x.row.turn, x.source]),
+        [[548, 'primary']],
+      );
       assert.equal(r.rows[0].quoted, true);
     });
 
@@ -217,22 +249,37 @@ describe('promptWindow', () => {
       ];
       const r = run(rows, 5, undefined, { consumed: consumed(3) });
       assert.deepEqual(prompts(r), ['now make the flag configurable', 'go']);
-      assert.deepEqual(r.rows.map((x) => x.turn), [4, 5]);
-      assert.deepEqual(r.markers.map((m) => m.turn), [4, 5]);
+      assert.deepEqual(
+        r.rows.map((x) => x.turn),
+        [4, 5],
+      );
+      assert.deepEqual(
+        r.markers.map((m) => m.turn),
+        [4, 5],
+      );
     });
 
     it('drops an out-of-window primary when the window explains the commit, keeps it otherwise', () => {
       const s = sig('feat: split commit', ['a.ts', 'b.ts']);
       const old = primary(2, 'write a.ts and b.ts', ['a.ts']);
       const explained = run([old, row(3, 'hmm'), primary(4, 'now finish b.ts', ['b.ts'])], 4, s, { consumed: consumed(2) });
-      assert.deepEqual(explained.selected.map((x) => x.row.turn), [4]);
-      assert.deepEqual(explained.rows.map((x) => [x.turn, x.outcome]), [
-        [2, 'outOfWindow'],
-        [3, 'staleLeading'],
-        [4, 'selected'],
-      ]);
+      assert.deepEqual(
+        explained.selected.map((x) => x.row.turn),
+        [4],
+      );
+      assert.deepEqual(
+        explained.rows.map((x) => [x.turn, x.outcome]),
+        [
+          [2, 'outOfWindow'],
+          [3, 'staleLeading'],
+          [4, 'selected'],
+        ],
+      );
       const carried = run([old, row(3, 'ok'), row(4, 'y')], 4, s, { consumed: consumed(2) });
-      assert.deepEqual(carried.selected.map((x) => [x.row.turn, x.source]), [[2, 'primary']]);
+      assert.deepEqual(
+        carried.selected.map((x) => [x.row.turn, x.source]),
+        [[2, 'primary']],
+      );
     });
 
     it('trims stale leading rows after a stale primary until the current task starts', () => {
@@ -248,12 +295,15 @@ describe('promptWindow', () => {
         s,
         { consumed: consumed(1) },
       );
-      assert.deepEqual(r.rows.map((x) => [x.turn, x.outcome]), [
-        [1, 'outOfWindow'],
-        [2, 'staleLeading'],
-        [3, 'selected'],
-        [4, 'selected'],
-      ]);
+      assert.deepEqual(
+        r.rows.map((x) => [x.turn, x.outcome]),
+        [
+          [1, 'outOfWindow'],
+          [2, 'staleLeading'],
+          [3, 'selected'],
+          [4, 'selected'],
+        ],
+      );
     });
   });
 
@@ -277,12 +327,15 @@ describe('promptWindow', () => {
           [4, 'tail', true],
         ],
       );
-      assert.deepEqual(r.markers.map((m) => [m.turn, m.scope]), [
-        [1, 'window'],
-        [2, 'tail'],
-        [3, 'tail'],
-        [4, 'tail'],
-      ]);
+      assert.deepEqual(
+        r.markers.map((m) => [m.turn, m.scope]),
+        [
+          [1, 'window'],
+          [2, 'tail'],
+          [3, 'tail'],
+          [4, 'tail'],
+        ],
+      );
       // Tail markers do not move the lower bound.
       assert.equal(consumedStateFromMarkers(r.markers.map(markerToCommittedPairLine)).maxConsumedTurn, 1);
     });
@@ -294,11 +347,14 @@ describe('promptWindow', () => {
         sig('fix: target only', ['target.ts']),
       );
       assert.deepEqual(prompts(r), ['update target.ts']);
-      assert.deepEqual(r.rows.map((x) => [x.turn, x.nonPrimaryEdit, x.behindBarrier, x.outcome]), [
-        [1, false, false, 'selected'],
-        [2, true, false, 'filtered'],
-        [3, false, true, 'filtered'],
-      ]);
+      assert.deepEqual(
+        r.rows.map((x) => [x.turn, x.nonPrimaryEdit, x.behindBarrier, x.outcome]),
+        [
+          [1, false, false, 'selected'],
+          [2, true, false, 'filtered'],
+          [3, false, true, 'filtered'],
+        ],
+      );
     });
 
     it('does not revive consumed tail prompts, nor treat them as barriers', () => {
@@ -312,23 +368,38 @@ describe('promptWindow', () => {
 
     it('does not revive an old tail as leading context of a later primary', () => {
       const r = run(
-        [row(1, 'publish scoped npm alias'), row(2, 'commit して PR までつくって'), primary(3, '自己レビュー', ['.github/workflows/release.yml'])],
+        [
+          row(1, 'publish scoped npm alias'),
+          row(2, 'commit して PR までつくって'),
+          primary(3, '自己レビュー', ['.github/workflows/release.yml']),
+        ],
         3,
         sig('ci: make npm alias publish rerunnable', ['.github/workflows/release.yml']),
         { consumed: consumed(1, ['p2']) },
       );
       assert.deepEqual(prompts(r), ['自己レビュー']);
-      assert.deepEqual(r.rows.map((x) => [x.turn, x.outcome]), [
-        [2, 'hardTrimmed'],
-        [3, 'selected'],
-      ]);
+      assert.deepEqual(
+        r.rows.map((x) => [x.turn, x.outcome]),
+        [
+          [2, 'hardTrimmed'],
+          [3, 'selected'],
+        ],
+      );
     });
 
     it('lets a consumed tail prompt become primary later', () => {
-      const r = run([row(1, 'update first.ts'), primary(2, 'split remaining file into another commit', ['second.ts'])], 2, sig('feat: add second file', ['second.ts']), {
-        consumed: consumed(1, ['p2']),
-      });
-      assert.deepEqual(r.selected.map((x) => [x.row.turn, x.source]), [[2, 'primary']]);
+      const r = run(
+        [row(1, 'update first.ts'), primary(2, 'split remaining file into another commit', ['second.ts'])],
+        2,
+        sig('feat: add second file', ['second.ts']),
+        {
+          consumed: consumed(1, ['p2']),
+        },
+      );
+      assert.deepEqual(
+        r.selected.map((x) => [x.row.turn, x.source]),
+        [[2, 'primary']],
+      );
     });
 
     it('keeps a review tail whose response anchors to the commit', () => {
@@ -344,11 +415,14 @@ describe('promptWindow', () => {
         sig('ci: make npm alias publish rerunnable', files),
         { consumed: consumed(0, ['p1']) },
       );
-      assert.deepEqual(r.selected.map((x) => [x.row.turn, x.source]), [
-        [2, 'primary'],
-        [3, 'tail'],
-        [4, 'tail'],
-      ]);
+      assert.deepEqual(
+        r.selected.map((x) => [x.row.turn, x.source]),
+        [
+          [2, 'primary'],
+          [3, 'tail'],
+          [4, 'tail'],
+        ],
+      );
       assert.deepEqual(r.selected[1].selection?.signals, [
         'response_exact_commit_path',
         'response_basename_or_identifier',
@@ -373,7 +447,11 @@ describe('promptWindow', () => {
     it('keeps the first row, every primary and the newest rows', () => {
       const rows: PromptCandidate[] = [];
       for (let t = 101; t <= 140; t++) {
-        rows.push(t === 110 ? primary(t, 'primary implementation prompt for target.ts', ['target.ts']) : row(t, `context prompt ${t} for target.ts`));
+        rows.push(
+          t === 110
+            ? primary(t, 'primary implementation prompt for target.ts', ['target.ts'])
+            : row(t, `context prompt ${t} for target.ts`),
+        );
       }
       const r = run(rows, 140, sig('fix: trim prompt window', ['target.ts', 'tail.ts']), { consumed: consumed(100) });
       assert.deepEqual(
@@ -390,7 +468,10 @@ describe('promptWindow', () => {
         capRows(items, (x) => x.p).map((x) => x.i),
         [0, 1, 3, 5, 7, 9, 11, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29],
       );
-      assert.deepEqual(capRows(items.slice(0, 3), (x) => x.p).map((x) => x.i), [0, 1, 2]);
+      assert.deepEqual(
+        capRows(items.slice(0, 3), (x) => x.p).map((x) => x.i),
+        [0, 1, 2],
+      );
     });
   });
 
@@ -402,10 +483,13 @@ describe('promptWindow', () => {
         sig('feat: configurable units helper', ['src/units.ts']),
         { consumed: consumed(1), mode: 'fallback' },
       );
-      assert.deepEqual(r.selected.map((x) => [x.row.turn, x.source, x.beforeCommitBoundary]), [
-        [2, 'fallback', false],
-        [3, 'fallback', true],
-      ]);
+      assert.deepEqual(
+        r.selected.map((x) => [x.row.turn, x.source, x.beforeCommitBoundary]),
+        [
+          [2, 'fallback', false],
+          [3, 'fallback', true],
+        ],
+      );
       assert.equal(run([row(1, 'old')], 1, undefined, { consumed: consumed(1), mode: 'fallback' }).selected.length, 0);
     });
   });
@@ -430,7 +514,18 @@ describe('promptWindow', () => {
       ]);
       assert.deepEqual([...resolvePrimaryTurns([4, 0], fileTurns)], [4]);
       assert.deepEqual([...resolvePrimaryTurns([], fileTurns)].sort(), [1, 2, 3]);
-      assert.deepEqual([...resolvePrimaryTurns([], new Map([[1, ['a.ts']], [2, ['a.ts']]]))], [2]);
+      assert.deepEqual(
+        [
+          ...resolvePrimaryTurns(
+            [],
+            new Map([
+              [1, ['a.ts']],
+              [2, ['a.ts']],
+            ]),
+          ),
+        ],
+        [2],
+      );
       assert.deepEqual([...resolvePrimaryTurns([], new Map())], []);
     });
 

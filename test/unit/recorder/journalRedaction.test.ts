@@ -63,8 +63,14 @@ describe('RepositoryRecorder: journal redaction', function () {
 
     const journalRoot = path.join(h.repo.dir, '.git', 'agentnote');
     const files = filesUnder(journalRoot);
-    assert.ok(files.some((f) => f.endsWith(`${path.sep}prompts.jsonl`)), 'the prompt was journaled');
-    assert.ok(files.some((f) => f.endsWith(`${path.sep}events.jsonl`)), 'the response was journaled');
+    assert.ok(
+      files.some((f) => f.endsWith(`${path.sep}prompts.jsonl`)),
+      'the prompt was journaled',
+    );
+    assert.ok(
+      files.some((f) => f.endsWith(`${path.sep}events.jsonl`)),
+      'the response was journaled',
+    );
     for (const f of files) {
       const bytes = fs.readFileSync(f);
       for (const secret of [githubToken, customSecret]) {
@@ -73,7 +79,10 @@ describe('RepositoryRecorder: journal redaction', function () {
     }
     const prompts = h.journalLines(SID, 'prompts*');
     assert.equal(prompts.length, 1);
-    assert.equal(prompts[0].prompt, 'Deploy with token [REDACTED:github-token] and licence [REDACTED:custom-1], read it from env in deploy.ts');
+    assert.equal(
+      prompts[0].prompt,
+      'Deploy with token [REDACTED:github-token] and licence [REDACTED:custom-1], read it from env in deploy.ts',
+    );
     const responses = h.journalLines(SID, 'events.jsonl').filter((e) => e.event === 'response');
     assert.ok(responses.length >= 1);
     for (const r of responses) assert.equal(r.response, 'Done. I did not store [REDACTED:github-token] in the file.');
@@ -84,7 +93,8 @@ describe('RepositoryRecorder: journal redaction', function () {
     assert.equal(outcome.kind === 'written' && outcome.redactions, 3, 'markers from the journal are counted in the note');
     const raw = (await h.noteText(sha))!;
     assert.ok(!raw.includes(githubToken) && !raw.includes(customSecret));
-    for (const l of h.log) assert.ok(!l.text.includes(githubToken) && !l.text.includes('Deploy with'), `log leaks prompt text: ${l.level} ${l.text}`);
+    for (const l of h.log)
+      assert.ok(!l.text.includes(githubToken) && !l.text.includes('Deploy with'), `log leaks prompt text: ${l.level} ${l.text}`);
   });
 
   it('without a redactor the journal keeps the text as it is (the redaction above is what removes it)', async () => {

@@ -117,7 +117,10 @@ describe('CommitDiffs.prefetchBlobDiffs', function () {
       [ids[0], ids[2]],
     ];
     const expected = await oneByOne(pairs);
-    assert.ok(expected.some((h) => (h as unknown[]).length > 1), 'the cases include multi-hunk diffs');
+    assert.ok(
+      expected.some((h) => (h as unknown[]).length > 1),
+      'the cases include multi-hunk diffs',
+    );
 
     const runner = new GitRunner(repo.dir);
     const diffs = new CommitDiffs(runner);
@@ -137,7 +140,11 @@ describe('CommitDiffs.prefetchBlobDiffs', function () {
     const c = repo.hashObject('zero\none\ntwo\n');
     const d = repo.hashObject('one\ntwo\nthree\n');
     repo.write('.gitattributes', '* -diff\n');
-    const pairs = [[a, b], [a, c], [a, d]] as const;
+    const pairs = [
+      [a, b],
+      [a, c],
+      [a, d],
+    ] as const;
     const expected = await oneByOne(pairs);
     assert.deepEqual(expected, [[], [], []], '`* -diff` makes git treat the blobs as binary');
     const diffs = new CommitDiffs(new GitRunner(repo.dir));
@@ -147,7 +154,11 @@ describe('CommitDiffs.prefetchBlobDiffs', function () {
     repo.write('.gitattributes', '');
     const missing = '0123456789012345678901234567890123456789';
     const withMissing = new CommitDiffs(new GitRunner(repo.dir));
-    withMissing.prefetchBlobDiffs([[a, b], [a, c], [a, missing]]);
+    withMissing.prefetchBlobDiffs([
+      [a, b],
+      [a, c],
+      [a, missing],
+    ]);
     assert.deepEqual(await withMissing.blobDiff(a, b), [{ oldStart: 2, oldCount: 1, newStart: 2, newCount: 1 }]);
     assert.deepEqual(await withMissing.blobDiff(a, c), [{ oldStart: 0, oldCount: 0, newStart: 1, newCount: 1 }]);
     await assert.rejects(withMissing.blobDiff(a, missing));

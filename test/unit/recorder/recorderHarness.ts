@@ -131,7 +131,13 @@ export class AgentSession {
   }
 
   prompt(text: string, recordId?: string): Promise<void> {
-    return this.send({ ...this.base(), kind: 'prompt', text, ...(recordId ? { recordId } : {}), ...(this.model ? { model: this.model } : {}) });
+    return this.send({
+      ...this.base(),
+      kind: 'prompt',
+      text,
+      ...(recordId ? { recordId } : {}),
+      ...(this.model ? { model: this.model } : {}),
+    });
   }
 
   respond(text: string): Promise<void> {
@@ -142,7 +148,14 @@ export class AgentSession {
   edit(file: string, e: Omit<EditEvent, 'kind' | 'agent' | 'sessionId' | 'file'> & { noTimestamp?: boolean }): Promise<void> {
     const { noTimestamp, ...rest } = e;
     const b = this.base();
-    return this.send({ agent: b.agent, sessionId: b.sessionId, ...(noTimestamp ? {} : { timestamp: b.timestamp }), kind: 'edit', file: this.h.repo.path(file), ...rest });
+    return this.send({
+      agent: b.agent,
+      sessionId: b.sessionId,
+      ...(noTimestamp ? {} : { timestamp: b.timestamp }),
+      kind: 'edit',
+      file: this.h.repo.path(file),
+      ...rest,
+    });
   }
 
   rewind(turns: number): Promise<void> {
@@ -226,7 +239,9 @@ export class Harness {
   async commitAll(message: string, offsetMs = 0, paths?: string[], extraArgs: string[] = []): Promise<string> {
     const date = `${Math.floor((this.clock.now() + offsetMs) / 1000)} +0000`;
     await this.repo.git(paths ? ['add', '--', ...paths] : ['add', '-A']);
-    await this.repo.git(['commit', '-q', '--no-verify', '--allow-empty', ...extraArgs, '-m', message], { env: { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } });
+    await this.repo.git(['commit', '-q', '--no-verify', '--allow-empty', ...extraArgs, '-m', message], {
+      env: { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date },
+    });
     return this.repo.head();
   }
 
@@ -256,7 +271,12 @@ export class Harness {
   /** Lines of a JSONL file of a session's journal. */
   journalLines(sessionId: string, file: string): Record<string, unknown>[] {
     const dir = path.join(this.repo.dir, '.git', 'agentnote', 'sessions', sessionId);
-    const names = file.endsWith('*') ? fs.readdirSync(dir).filter((n) => n.startsWith(file.slice(0, -1))).sort() : [file];
+    const names = file.endsWith('*')
+      ? fs
+          .readdirSync(dir)
+          .filter((n) => n.startsWith(file.slice(0, -1)))
+          .sort()
+      : [file];
     const out: Record<string, unknown>[] = [];
     for (const n of names) {
       const p = path.join(dir, n);

@@ -58,7 +58,10 @@ describe('recorder parts', () => {
       k.add('#1');
       k.add('#2');
       k.add('#3');
-      assert.deepEqual(['#1', '#2', '#3'].map((x) => k.has(x)), [false, true, true]);
+      assert.deepEqual(
+        ['#1', '#2', '#3'].map((x) => k.has(x)),
+        [false, true, true],
+      );
     });
   });
 
@@ -68,7 +71,12 @@ describe('recorder parts', () => {
       const s = journal.session('conv-1')!;
       await s.writeAgent('cursor');
       await s.recordPrompt({ prompt: 'p1', agent: 'cursor' });
-      const change = (file: string, blob: string, id: string | null, extra: Partial<{ change_id: string; edit_added: number; edit_deleted: number; turn: number }> = {}) =>
+      const change = (
+        file: string,
+        blob: string,
+        id: string | null,
+        extra: Partial<{ change_id: string; edit_added: number; edit_deleted: number; turn: number }> = {},
+      ) =>
         s.appendChange({
           event: 'file_change',
           timestamp: '2026-05-01T10:00:00.000Z',
@@ -83,7 +91,8 @@ describe('recorder parts', () => {
           edit_deleted: extra.edit_deleted ?? null,
           tool_use_id: id,
         });
-      const pre = (file: string, blob: string, id: string | null, turn = 1) => s.appendPreBlob({ event: 'pre_blob', turn, prompt_id: 'p', file, blob, tool_use_id: id });
+      const pre = (file: string, blob: string, id: string | null, turn = 1) =>
+        s.appendPreBlob({ event: 'pre_blob', turn, prompt_id: 'p', file, blob, tool_use_id: id });
       await pre('a.ts', A, 'id-1');
       await pre('g.ts', A, null);
       await pre('g.ts', B, null);
@@ -109,9 +118,7 @@ describe('recorder parts', () => {
           ['id-9', 'lonely.ts', 2, A, null, null, 'cursor:conv-1:2'],
         ],
       );
-      assert.deepEqual(snap.pairs[1].consumeLines, [
-        { turn: 3, file: 'a.ts', change_id: null, tool_use_id: 'id-1' },
-      ]);
+      assert.deepEqual(snap.pairs[1].consumeLines, [{ turn: 3, file: 'a.ts', change_id: null, tool_use_id: 'id-1' }]);
       assert.deepEqual(snap.pairs[0].consumeLines, [{ turn: 1, file: 'g.ts', change_id: null, tool_use_id: null }]);
       assert.deepEqual(snap.toolsByTurn.get(1), ['Edit']);
 
@@ -125,9 +132,23 @@ describe('recorder parts', () => {
       assert.equal(consumptionKey({ turn: 2, file: 'a', change_id: 'c', tool_use_id: 't' }), 'change:c');
       assert.equal(consumptionKey({ turn: 2, file: 'a', change_id: null, tool_use_id: 't' }), 'id:t');
       assert.equal(consumptionKey({ turn: 2, file: 'a', change_id: null, tool_use_id: null }), '2:a');
-      const ev = (event: 'response' | 'stop', turn: number, response: string | null) => ({ event, session_id: 's', timestamp: '', turn, response });
+      const ev = (event: 'response' | 'stop', turn: number, response: string | null) => ({
+        event,
+        session_id: 's',
+        timestamp: '',
+        turn,
+        response,
+      });
       assert.deepEqual(
-        [...responsesByTurn([ev('stop', 1, 'stop text'), ev('response', 1, 'r1'), ev('response', 1, 'r1 longer'), ev('stop', 2, 'only stop'), ev('stop', 3, null)])],
+        [
+          ...responsesByTurn([
+            ev('stop', 1, 'stop text'),
+            ev('response', 1, 'r1'),
+            ev('response', 1, 'r1 longer'),
+            ev('stop', 2, 'only stop'),
+            ev('stop', 3, null),
+          ]),
+        ],
         [
           [1, 'r1 longer'],
           [2, 'only stop'],

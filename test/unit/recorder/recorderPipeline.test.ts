@@ -30,23 +30,36 @@ describe('RepositoryRecorder: pipeline details', function () {
     await h.change('a.ts', 'x\ny\n', 'bulk');
     h.advance(6000);
     await h.tick();
-    assert.deepEqual(h.recorder.timelineEdits().map((e) => [e.id, e.origin]), [['tr-1', 'human']]);
+    assert.deepEqual(
+      h.recorder.timelineEdits().map((e) => [e.id, e.origin]),
+      [['tr-1', 'human']],
+    );
     h.advance(20_000);
     await c.edit('a.ts', { tool: 'StrReplace', oldString: 'x\n', newString: 'x\ny\n', noTimestamp: true });
     await h.tick();
     const ai = h.recorder.timelineEdits();
-    assert.deepEqual(ai.map((e) => [e.id, e.origin, e.agent, e.sessionId, e.turn, e.interactionKey]), [['tr-1', 'ai', 'cursor', 'conv-late', 1, 'cursor:conv-late:1']]);
+    assert.deepEqual(
+      ai.map((e) => [e.id, e.origin, e.agent, e.sessionId, e.turn, e.interactionKey]),
+      [['tr-1', 'ai', 'cursor', 'conv-late', 1, 'cursor:conv-late:1']],
+    );
     assert.equal(ai[0].time, T0 + 1000);
     assert.ok(ai[0].preBlob && ai[0].postBlob);
     // the human record stays in the capture log; the AI pair wins by transition id
     const log = fs.readFileSync(path.join(h.repo.dir, '.git', 'agentnote', 'capture', 'edits.jsonl'), 'utf8');
     assert.equal(log.trim().split('\n').length, 1);
     await h.reopen();
-    assert.deepEqual(h.recorder.timelineEdits().map((e) => [e.id, e.origin]), [['tr-1', 'ai']]);
+    assert.deepEqual(
+      h.recorder.timelineEdits().map((e) => [e.id, e.origin]),
+      [['tr-1', 'ai']],
+    );
     h.advance(2000);
     const sha = await h.commitAll('feat: y');
     assert.equal((await h.recorder.recordCommit(sha)).kind, 'written');
-    assert.deepEqual((await h.note(sha)).attribution, { ai_ratio: 100, method: 'line', lines: { ai_added: 1, total_added: 1, deleted: 0 } });
+    assert.deepEqual((await h.note(sha)).attribution, {
+      ai_ratio: 100,
+      method: 'line',
+      lines: { ai_added: 1, total_added: 1, deleted: 0 },
+    });
   });
 
   it('keeps model turns equal to journal turns across a rewind and prompts written by another tool', async () => {
@@ -84,12 +97,19 @@ describe('RepositoryRecorder: pipeline details', function () {
       await other.onAgentEvents(s.sent);
       await s.prompt('three');
       await other.onAgentEvents(s.sent.slice(-1));
-      assert.deepEqual(h.journalLines(SID, 'prompts*').map((p) => [p.turn, p.prompt]), [
-        [1, 'one'],
-        [2, 'two'],
-        [3, 'three'],
-      ]);
-      for (const r of [h.recorder, other]) assert.deepEqual(r.sessions.get('claude', SID)?.turns.map((t) => t.index), [1, 2, 3]);
+      assert.deepEqual(
+        h.journalLines(SID, 'prompts*').map((p) => [p.turn, p.prompt]),
+        [
+          [1, 'one'],
+          [2, 'two'],
+          [3, 'three'],
+        ],
+      );
+      for (const r of [h.recorder, other])
+        assert.deepEqual(
+          r.sessions.get('claude', SID)?.turns.map((t) => t.index),
+          [1, 2, 3],
+        );
       assert.equal(other.counters.get('recorder.promptsJournaledElsewhere'), 3);
     } finally {
       await other.dispose();
@@ -102,8 +122,14 @@ describe('RepositoryRecorder: pipeline details', function () {
     await s.start({ priorTurns: 4 });
     await s.prompt('fifth prompt');
     assert.equal(h.journalFile(SID, 'turn'), '5');
-    assert.deepEqual(h.journalLines(SID, 'prompts.jsonl').map((p) => p.turn), [5]);
-    assert.deepEqual(h.recorder.sessions.get('claude', SID)?.turns.map((t) => t.index), [5]);
+    assert.deepEqual(
+      h.journalLines(SID, 'prompts.jsonl').map((p) => p.turn),
+      [5],
+    );
+    assert.deepEqual(
+      h.recorder.sessions.get('claude', SID)?.turns.map((t) => t.index),
+      [5],
+    );
   });
 
   it('a transcript read long after the fact: journaled with its record times, not made the active session, no edit claims', async () => {
@@ -113,10 +139,30 @@ describe('RepositoryRecorder: pipeline details', function () {
     const at = (ms: number) => new Date(past + ms).toISOString();
     await h.recorder.onAgentEvents(
       [
-        { event: { kind: 'session', agent: 'claude', sessionId: SID, timestamp: at(0), model: 'claude-opus-4-6' } as const, key: `${s.transcriptPath}:0:0` },
-        { event: { kind: 'prompt', agent: 'claude', sessionId: SID, timestamp: at(1000), text: 'old prompt' } as const, key: `${s.transcriptPath}:100:0` },
-        { event: { kind: 'edit', agent: 'claude', sessionId: SID, timestamp: at(2000), file: h.repo.path('a.ts'), tool: 'Write', contents: 'a\nb\n' } as const, key: `${s.transcriptPath}:200:0` },
-        { event: { kind: 'response', agent: 'claude', sessionId: SID, timestamp: at(3000), text: 'old answer' } as const, key: `${s.transcriptPath}:300:0` },
+        {
+          event: { kind: 'session', agent: 'claude', sessionId: SID, timestamp: at(0), model: 'claude-opus-4-6' } as const,
+          key: `${s.transcriptPath}:0:0`,
+        },
+        {
+          event: { kind: 'prompt', agent: 'claude', sessionId: SID, timestamp: at(1000), text: 'old prompt' } as const,
+          key: `${s.transcriptPath}:100:0`,
+        },
+        {
+          event: {
+            kind: 'edit',
+            agent: 'claude',
+            sessionId: SID,
+            timestamp: at(2000),
+            file: h.repo.path('a.ts'),
+            tool: 'Write',
+            contents: 'a\nb\n',
+          } as const,
+          key: `${s.transcriptPath}:200:0`,
+        },
+        {
+          event: { kind: 'response', agent: 'claude', sessionId: SID, timestamp: at(3000), text: 'old answer' } as const,
+          key: `${s.transcriptPath}:300:0`,
+        },
       ].map((i) => ({ ...i, transcriptPath: s.transcriptPath })),
     );
     await h.recorder.settle();
@@ -140,7 +186,17 @@ describe('RepositoryRecorder: pipeline details', function () {
     const batch = (fileTimeMs: number, offset: number) =>
       [
         { event: { kind: 'prompt', agent: 'cursor', sessionId: CID, text: `prompt at ${offset}` } as const, key: `${file}:${offset}:0` },
-        { event: { kind: 'edit', agent: 'cursor', sessionId: CID, file: hh.repo.path('a.ts'), tool: 'Write', contents: `a\n${offset}\n` } as const, key: `${file}:${offset + 50}:0` },
+        {
+          event: {
+            kind: 'edit',
+            agent: 'cursor',
+            sessionId: CID,
+            file: hh.repo.path('a.ts'),
+            tool: 'Write',
+            contents: `a\n${offset}\n`,
+          } as const,
+          key: `${file}:${offset + 50}:0`,
+        },
       ].map((i) => ({ ...i, transcriptPath: file, fileTimeMs }));
     await h.recorder.onAgentEvents(batch(old, 0));
     await h.recorder.settle();
@@ -161,7 +217,10 @@ describe('RepositoryRecorder: pipeline details', function () {
     await s.respond('First part.');
     await s.respond('Second part.');
     assert.deepEqual(
-      h.journalLines(SID, 'events.jsonl').filter((e) => e.event === 'response').map((e) => [e.turn, e.response]),
+      h
+        .journalLines(SID, 'events.jsonl')
+        .filter((e) => e.event === 'response')
+        .map((e) => [e.turn, e.response]),
       [
         [1, 'First part.'],
         [1, 'First part.\nSecond part.'],
@@ -175,8 +234,30 @@ describe('RepositoryRecorder: pipeline details', function () {
     await s.start();
     await s.prompt('go');
     await h.recorder.onAgentEvents([
-      { event: { kind: 'edit', agent: 'claude', sessionId: SID, file: '/somewhere/else/b.ts', tool: 'Write', contents: 'b\n', timestamp: new Date(T0).toISOString() }, key: '/t:900:0' },
-      { event: { kind: 'edit', agent: 'claude', sessionId: SID, file: h.repo.path('a.ts'), tool: 'Write', contents: 'old\n', timestamp: '2026-04-01T00:00:00.000Z' }, key: '/t:1000:0' },
+      {
+        event: {
+          kind: 'edit',
+          agent: 'claude',
+          sessionId: SID,
+          file: '/somewhere/else/b.ts',
+          tool: 'Write',
+          contents: 'b\n',
+          timestamp: new Date(T0).toISOString(),
+        },
+        key: '/t:900:0',
+      },
+      {
+        event: {
+          kind: 'edit',
+          agent: 'claude',
+          sessionId: SID,
+          file: h.repo.path('a.ts'),
+          tool: 'Write',
+          contents: 'old\n',
+          timestamp: '2026-04-01T00:00:00.000Z',
+        },
+        key: '/t:1000:0',
+      },
     ]);
     await h.recorder.settle();
     assert.equal(h.recorder.counters.get('recorder.editsOutsideRepo'), 1);
@@ -201,10 +282,20 @@ describe('RepositoryRecorder: pipeline details', function () {
     const sha = await h.commitAll('feat: new.ts');
     assert.equal((await h.recorder.recordCommit(sha)).kind, 'written');
     const pre = h.journalLines(SID, 'pre_blobs*');
-    assert.deepEqual(pre.map((p) => p.blob), ['e69de29bb2d1d6434b8b29ae775ad8c2e48c5391']);
-    assert.deepEqual((await h.note(sha)).attribution, { ai_ratio: 100, method: 'line', lines: { ai_added: 2, total_added: 2, deleted: 0 } });
+    assert.deepEqual(
+      pre.map((p) => p.blob),
+      ['e69de29bb2d1d6434b8b29ae775ad8c2e48c5391'],
+    );
+    assert.deepEqual((await h.note(sha)).attribution, {
+      ai_ratio: 100,
+      method: 'line',
+      lines: { ai_added: 2, total_added: 2, deleted: 0 },
+    });
     // the record-only edit is in the timeline under its pair id
-    assert.deepEqual(h.recorder.timelineEdits().map((e) => [e.origin, e.file, e.added, e.removed]), [['ai', 'new.ts', 2, 0]]);
+    assert.deepEqual(
+      h.recorder.timelineEdits().map((e) => [e.origin, e.file, e.added, e.removed]),
+      [['ai', 'new.ts', 2, 0]],
+    );
   });
 
   it('record-only fallback without content (a patch whose result is unknown): change with counts only, committed = current blob ⇒ every added line AI', async () => {
@@ -232,7 +323,11 @@ describe('RepositoryRecorder: pipeline details', function () {
   it('records from a journal written by the Agent Note CLI hooks (no ext data), consuming with the CLI keys', async () => {
     h = await Harness.create({ 'app.txt': 'alpha\nbeta\n' });
     const js = new SessionJournal(path.join(h.repo.dir, '.git', 'agentnote')).session(SID)!;
-    const { turn, promptId } = await js.recordPrompt({ prompt: 'Append a gamma line to app.txt', agent: 'claude', model: 'claude-opus-4-6' });
+    const { turn, promptId } = await js.recordPrompt({
+      prompt: 'Append a gamma line to app.txt',
+      agent: 'claude',
+      model: 'claude-opus-4-6',
+    });
     const pre = (await h.repo.git(['hash-object', '-w', 'app.txt'])).trim();
     await h.writeFile('app.txt', 'alpha\nbeta\ngamma\n');
     const post = (await h.repo.git(['hash-object', '-w', 'app.txt'])).trim();
@@ -251,9 +346,18 @@ describe('RepositoryRecorder: pipeline details', function () {
       edit_deleted: null,
       tool_use_id: 'toolu_01',
     });
-    await js.appendEvent({ event: 'stop', session_id: SID, timestamp: new Date(T0).toISOString(), turn, response: 'Added gamma to app.txt.' });
+    await js.appendEvent({
+      event: 'stop',
+      session_id: SID,
+      timestamp: new Date(T0).toISOString(),
+      turn,
+      response: 'Added gamma to app.txt.',
+    });
     await h.reopen();
-    assert.deepEqual(h.recorder.sessions.get('claude', SID)?.turns.map((t) => [t.index, t.prompt]), [[1, 'Append a gamma line to app.txt']]);
+    assert.deepEqual(
+      h.recorder.sessions.get('claude', SID)?.turns.map((t) => [t.index, t.prompt]),
+      [[1, 'Append a gamma line to app.txt']],
+    );
     h.advance(2000);
     const sha = await h.commitAll('feat: gamma');
     assert.equal((await h.recorder.recordCommit(sha)).kind, 'written');
@@ -264,7 +368,12 @@ describe('RepositoryRecorder: pipeline details', function () {
       [['Append a gamma line to app.txt', 'Added gamma to app.txt.', ['app.txt'], ['Edit']]],
     );
     assert.deepEqual(note.attribution, { ai_ratio: 100, method: 'line', lines: { ai_added: 1, total_added: 1, deleted: 0 } });
-    assert.deepEqual(h.journalLines(SID, 'committed_pairs.jsonl')[0], { turn: 1, file: 'app.txt', change_id: null, tool_use_id: 'toolu_01' });
+    assert.deepEqual(h.journalLines(SID, 'committed_pairs.jsonl')[0], {
+      turn: 1,
+      file: 'app.txt',
+      change_id: null,
+      tool_use_id: 'toolu_01',
+    });
   });
 
   it('skips HEAD moves that are not new commits: checkout of an older commit, merges', async () => {
@@ -285,7 +394,9 @@ describe('RepositoryRecorder: pipeline details', function () {
     assert.deepEqual(await h.recorder.recordCommit(mainTip), { kind: 'skipped', reason: 'not a new commit (checkout)' });
     await h.writeFile('c.ts', 'c\n');
     await h.commitAll('chore: c');
-    await h.repo.git(['merge', '-q', '--no-ff', '--no-edit', 'side'], { env: { GIT_COMMITTER_DATE: `${Math.floor(h.clock.now() / 1000)} +0000` } });
+    await h.repo.git(['merge', '-q', '--no-ff', '--no-edit', 'side'], {
+      env: { GIT_COMMITTER_DATE: `${Math.floor(h.clock.now() / 1000)} +0000` },
+    });
     assert.deepEqual(await h.recorder.recordCommit(await h.repo.head()), { kind: 'skipped', reason: 'merge commit' });
     // the side commit itself is still recordable and its pair was not consumed by the skips
     assert.equal((await h.recorder.recordCommit(side)).kind, 'written');
@@ -315,7 +426,10 @@ describe('RepositoryRecorder: pipeline details', function () {
       { path: 'other.md', by_ai: false },
     ]);
     assert.deepEqual(note.attribution, { ai_ratio: 50, method: 'line', lines: { ai_added: 1, total_added: 2, deleted: 0 } });
-    assert.deepEqual(note.interactions.map((i) => i.prompt), ['Add b to a.ts']);
+    assert.deepEqual(
+      note.interactions.map((i) => i.prompt),
+      ['Add b to a.ts'],
+    );
   });
 
   it('an edit captured after the commit is not consumed by it', async () => {
@@ -334,7 +448,11 @@ describe('RepositoryRecorder: pipeline details', function () {
     await h.tick();
     // the host records the first commit late, after the next edit was captured
     assert.equal((await h.recorder.recordCommit(first)).kind, 'written');
-    assert.deepEqual((await h.note(first)).attribution, { ai_ratio: 100, method: 'line', lines: { ai_added: 1, total_added: 1, deleted: 0 } });
+    assert.deepEqual((await h.note(first)).attribution, {
+      ai_ratio: 100,
+      method: 'line',
+      lines: { ai_added: 1, total_added: 1, deleted: 0 },
+    });
     h.advance(2000);
     const second = await h.commitAll('feat: c');
     assert.equal((await h.recorder.recordCommit(second)).kind, 'written');
@@ -378,7 +496,11 @@ describe('RepositoryRecorder: pipeline details', function () {
     h.advance(1500);
     await s.edit('a.ts', { tool: 'Edit', toolUseId: 't1', oldString: 'a\n', newString: 'a\nb\n', originalContent: 'a\n' });
     assert.equal((await h.recorder.recordCommit(sha)).kind, 'written');
-    assert.deepEqual((await h.note(sha)).attribution, { ai_ratio: 100, method: 'line', lines: { ai_added: 1, total_added: 1, deleted: 0 } });
+    assert.deepEqual((await h.note(sha)).attribution, {
+      ai_ratio: 100,
+      method: 'line',
+      lines: { ai_added: 1, total_added: 1, deleted: 0 },
+    });
   });
 
   it('after dispose: events, transitions and ticks are ignored, recordCommit reports a failure', async () => {

@@ -12,7 +12,13 @@ const CURSOR_SID = 'conv-demo-1';
 const CODEX_SID = '019da962-23cc-7aa0-bbe3-a10f60fddada';
 
 /** The parts of an interaction that do not depend on the prompt-window scoring. */
-function brief(i: NoteInteraction): { prompt: string; response: string | null; files_touched?: string[]; tools?: string[] | null; source?: string } {
+function brief(i: NoteInteraction): {
+  prompt: string;
+  response: string | null;
+  files_touched?: string[];
+  tools?: string[] | null;
+  source?: string;
+} {
   const out: ReturnType<typeof brief> = { prompt: i.prompt, response: i.response };
   if (i.files_touched) out.files_touched = i.files_touched;
   if (i.tools !== undefined) out.tools = i.tools;
@@ -63,7 +69,15 @@ describe('RepositoryRecorder: a note on every commit', function () {
     h.advance(1000);
     await h.change('app.ts', 'line1\nline2\nline3\n', 'disk');
     h.advance(100);
-    await s.edit('app.ts', { tool: 'Edit', toolUseId: 'toolu_1', oldString: 'line2\n', newString: 'line2\nline3\n', originalContent: 'line1\nline2\n', added: 1, removed: 0 });
+    await s.edit('app.ts', {
+      tool: 'Edit',
+      toolUseId: 'toolu_1',
+      oldString: 'line2\n',
+      newString: 'line2\nline3\n',
+      originalContent: 'line1\nline2\n',
+      added: 1,
+      removed: 0,
+    });
     h.advance(1000);
     await s.respond('Added line3 to app.ts.');
     await h.tick();
@@ -71,7 +85,13 @@ describe('RepositoryRecorder: a note on every commit', function () {
     const sha = await h.commitAll('feat: third line');
     const outcome = await h.recorder.recordCommit(sha);
     const text = await h.noteText(sha);
-    assert.deepEqual(outcome, { kind: 'written', noteBytes: Buffer.byteLength(text!, 'utf8'), aiRatio: 100, method: 'line', redactions: 0 });
+    assert.deepEqual(outcome, {
+      kind: 'written',
+      noteBytes: Buffer.byteLength(text!, 'utf8'),
+      aiRatio: 100,
+      method: 'line',
+      redactions: 0,
+    });
     const note = await h.note(sha);
     assert.deepEqual(note, {
       v: 1,
@@ -110,7 +130,10 @@ describe('RepositoryRecorder: a note on every commit', function () {
     assert.equal(prompts.length, 1);
     const promptId = prompts[0].prompt_id as string;
     assert.deepEqual(Object.keys(prompts[0]), ['event', 'timestamp', 'prompt', 'prompt_id', 'turn']);
-    assert.deepEqual({ ...prompts[0], timestamp: 'T', prompt_id: 'P' }, { event: 'prompt', timestamp: 'T', prompt: 'Add a third line to app.ts', prompt_id: 'P', turn: 1 });
+    assert.deepEqual(
+      { ...prompts[0], timestamp: 'T', prompt_id: 'P' },
+      { event: 'prompt', timestamp: 'T', prompt: 'Add a third line to app.ts', prompt_id: 'P', turn: 1 },
+    );
     assert.equal(h.journalFile(CLAUDE_SID, 'agent'), 'claude\n');
     assert.equal(h.journalFile(CLAUDE_SID, 'turn'), '1');
     assert.equal(h.journalFile(CLAUDE_SID, 'transcript_path'), `${s.transcriptPath}\n`);
@@ -130,7 +153,14 @@ describe('RepositoryRecorder: a note on every commit', function () {
     assert.equal(changes.length, 1);
     const pairId = changes[0].tool_use_id as string;
     assert.match(pairId, /^an-[0-9a-f]{24}$/);
-    assert.deepEqual(pre[0], { event: 'pre_blob', turn: 1, prompt_id: promptId, file: 'app.ts', blob: (await h.repo.git(['rev-parse', `${sha}~1:app.ts`])).trim(), tool_use_id: pairId });
+    assert.deepEqual(pre[0], {
+      event: 'pre_blob',
+      turn: 1,
+      prompt_id: promptId,
+      file: 'app.ts',
+      blob: (await h.repo.git(['rev-parse', `${sha}~1:app.ts`])).trim(),
+      tool_use_id: pairId,
+    });
     assert.deepEqual(
       { ...changes[0], timestamp: 'T' },
       {
@@ -164,7 +194,12 @@ describe('RepositoryRecorder: a note on every commit', function () {
     await h.change('greet.ts', 'export function greet(name: string) {\n  return `hello ${name}`;\n}\n', 'bulk');
     await h.tick();
     h.advance(2000);
-    await c.edit('greet.ts', { tool: 'StrReplace', oldString: '  return name;', newString: '  return `hello ${name}`;', noTimestamp: true });
+    await c.edit('greet.ts', {
+      tool: 'StrReplace',
+      oldString: '  return name;',
+      newString: '  return `hello ${name}`;',
+      noTimestamp: true,
+    });
     h.advance(500);
     await c.respond('greet now says hello.');
     await h.tick();
@@ -179,7 +214,13 @@ describe('RepositoryRecorder: a note on every commit', function () {
     assert.deepEqual(note.attribution, { ai_ratio: 100, method: 'line', lines: { ai_added: 1, total_added: 1, deleted: 1 } });
     assert.deepEqual(note.files, [{ path: 'greet.ts', by_ai: true, ai_ranges: [{ start: 2, end: 2, interaction: 0 }] }]);
     assert.deepEqual(note.interactions.map(brief), [
-      { prompt: 'Make greet say hello', response: 'greet now says hello.', files_touched: ['greet.ts'], tools: ['StrReplace'], source: 'primary' },
+      {
+        prompt: 'Make greet say hello',
+        response: 'greet now says hello.',
+        files_touched: ['greet.ts'],
+        tools: ['StrReplace'],
+        source: 'primary',
+      },
     ]);
     // the change was never called human: no unclaimed record in the timeline
     assert.deepEqual(
@@ -196,7 +237,13 @@ describe('RepositoryRecorder: a note on every commit', function () {
     await s.prompt('Add b and c constants to calc.ts');
     h.advance(1000);
     const withAi = 'export const a = 1;\nexport const b = 2;\nexport const c = 3;\n';
-    await s.edit('calc.ts', { tool: 'Edit', toolUseId: 'toolu_1', oldString: 'export const a = 1;\n', newString: withAi, originalContent: 'export const a = 1;\n' });
+    await s.edit('calc.ts', {
+      tool: 'Edit',
+      toolUseId: 'toolu_1',
+      oldString: 'export const a = 1;\n',
+      newString: withAi,
+      originalContent: 'export const a = 1;\n',
+    });
     h.advance(300);
     await h.change('calc.ts', withAi, 'disk');
     await s.respond('Added b and c.');
@@ -208,7 +255,9 @@ describe('RepositoryRecorder: a note on every commit', function () {
 
     // before the commit: the AI lines of the buffer, by interaction
     const uncommitted = await h.recorder.uncommittedAi('calc.ts', `${withAi}export const d = 4;\n`);
-    assert.deepEqual(uncommitted, [{ start: 2, end: 3, interactionKey: `claude:${CLAUDE_SID}:1`, agent: 'claude', prompt: 'Add b and c constants to calc.ts' }]);
+    assert.deepEqual(uncommitted, [
+      { start: 2, end: 3, interactionKey: `claude:${CLAUDE_SID}:1`, agent: 'claude', prompt: 'Add b and c constants to calc.ts' },
+    ]);
 
     const sha = await h.commitAll('feat: more constants');
     assert.equal((await h.recorder.recordCommit(sha)).kind, 'written');
@@ -279,18 +328,36 @@ describe('RepositoryRecorder: a note on every commit', function () {
     assert.deepEqual(n1.files, [{ path: 'one.ts', by_ai: true, ai_ranges: [{ start: 1, end: 1, interaction: 0 }] }]);
     assert.deepEqual(n1.attribution, { ai_ratio: 100, method: 'line', lines: { ai_added: 1, total_added: 1, deleted: 0 } });
     assert.deepEqual(n1.interactions.map(brief), [
-      { prompt: 'Create one.ts and two.ts', response: 'Created one.ts and two.ts.', files_touched: ['one.ts'], tools: ['Write'], source: 'primary' },
+      {
+        prompt: 'Create one.ts and two.ts',
+        response: 'Created one.ts and two.ts.',
+        files_touched: ['one.ts'],
+        tools: ['Write'],
+        source: 'primary',
+      },
     ]);
     assert.deepEqual(n2.files, [{ path: 'two.ts', by_ai: true, ai_ranges: [{ start: 1, end: 2, interaction: 0 }] }]);
     assert.deepEqual(n2.attribution, { ai_ratio: 100, method: 'line', lines: { ai_added: 2, total_added: 2, deleted: 0 } });
     assert.deepEqual(n2.interactions.map(brief), [
-      { prompt: 'Create one.ts and two.ts', response: 'Created one.ts and two.ts.', files_touched: ['two.ts'], tools: ['Write'], source: 'primary' },
+      {
+        prompt: 'Create one.ts and two.ts',
+        response: 'Created one.ts and two.ts.',
+        files_touched: ['two.ts'],
+        tools: ['Write'],
+        source: 'primary',
+      },
     ]);
   });
 
   it('(f) cross-turn commit: a new prompt arrives before the commit, the previous turn’s work and prompt stay', async () => {
     h = await Harness.create({ 'README.md': '# demo\n' });
-    const s = await claudeWrites(h, CLAUDE_SID, 'Write the parser in parse.ts', [{ file: 'parse.ts', after: 'export function parse() {}\n', toolUseId: 'toolu_1' }], 'Wrote parse.ts.');
+    const s = await claudeWrites(
+      h,
+      CLAUDE_SID,
+      'Write the parser in parse.ts',
+      [{ file: 'parse.ts', after: 'export function parse() {}\n', toolUseId: 'toolu_1' }],
+      'Wrote parse.ts.',
+    );
     h.advance(2000);
     await s.prompt('thanks');
     await h.tick();
@@ -301,7 +368,13 @@ describe('RepositoryRecorder: a note on every commit', function () {
     assert.deepEqual(note.attribution, { ai_ratio: 100, method: 'line', lines: { ai_added: 1, total_added: 1, deleted: 0 } });
     // the previous turn is the primary interaction; the new prompt is the window's tail (boundary row)
     assert.deepEqual(note.interactions.map(brief), [
-      { prompt: 'Write the parser in parse.ts', response: 'Wrote parse.ts.', files_touched: ['parse.ts'], tools: ['Write'], source: 'primary' },
+      {
+        prompt: 'Write the parser in parse.ts',
+        response: 'Wrote parse.ts.',
+        files_touched: ['parse.ts'],
+        tools: ['Write'],
+        source: 'primary',
+      },
       { prompt: 'thanks', response: null, source: 'tail' },
     ]);
     assert.deepEqual(note.files, [{ path: 'parse.ts', by_ai: true, ai_ranges: [{ start: 1, end: 1, interaction: 0 }] }]);
@@ -327,10 +400,18 @@ describe('RepositoryRecorder: a note on every commit', function () {
     const first = await h.commitAll('feat: count');
     assert.equal((await h.recorder.recordCommit(first)).kind, 'written');
     const firstText = await h.noteText(first);
-    assert.deepEqual((await h.note(first)).attribution, { ai_ratio: 100, method: 'line', lines: { ai_added: 1, total_added: 1, deleted: 0 } });
+    assert.deepEqual((await h.note(first)).attribution, {
+      ai_ratio: 100,
+      method: 'line',
+      lines: { ai_added: 1, total_added: 1, deleted: 0 },
+    });
 
     h.advance(10_000);
-    await h.change('list.ts', 'export const items = [];\nexport const count = () => items.length;\nexport const empty = () => count() === 0;\n', 'typing');
+    await h.change(
+      'list.ts',
+      'export const items = [];\nexport const count = () => items.length;\nexport const empty = () => count() === 0;\n',
+      'typing',
+    );
     h.advance(6000);
     await h.tick();
     const amended = await h.amend();
@@ -344,7 +425,10 @@ describe('RepositoryRecorder: a note on every commit', function () {
     });
     const n2 = await h.note(amended);
     assert.deepEqual(n2.attribution, { ai_ratio: 50, method: 'line', lines: { ai_added: 1, total_added: 2, deleted: 0 } });
-    assert.deepEqual(n2.interactions.map((i) => i.prompt), ['Add a count helper to list.ts']);
+    assert.deepEqual(
+      n2.interactions.map((i) => i.prompt),
+      ['Add a count helper to list.ts'],
+    );
     assert.equal(await h.noteText(first), firstText, 'the old commit keeps its note');
 
     // message-only amend: same tree ⇒ the very same note
@@ -372,7 +456,9 @@ describe('RepositoryRecorder: a note on every commit', function () {
 
   it('(h′) an AI edit reverted before any commit (content back to HEAD) leaves a later human-only commit of that file without a note', async () => {
     h = await Harness.create({ 'todo.md': '# todo\n' });
-    const s = await claudeWrites(h, CLAUDE_SID, 'Add a first item to todo.md', [{ file: 'todo.md', after: '# todo\n- buy milk\n', toolUseId: 'toolu_1' }]);
+    const s = await claudeWrites(h, CLAUDE_SID, 'Add a first item to todo.md', [
+      { file: 'todo.md', after: '# todo\n- buy milk\n', toolUseId: 'toolu_1' },
+    ]);
     // the user throws the AI's change away (undo, `git checkout -- todo.md`): back to HEAD's content
     h.advance(3000);
     await h.change('todo.md', '# todo\n', 'disk');
@@ -401,7 +487,9 @@ describe('RepositoryRecorder: a note on every commit', function () {
     const note = await h.note(second);
     assert.deepEqual(note.attribution, { ai_ratio: 100, method: 'line', lines: { ai_added: 1, total_added: 1, deleted: 0 } });
     assert.deepEqual(note.files, [{ path: 'todo.md', by_ai: true, ai_ranges: [{ start: 3, end: 3, interaction: 0 }] }]);
-    assert.deepEqual(note.interactions.map(brief), [{ prompt: 'Add a second item', response: null, files_touched: ['todo.md'], tools: ['Edit'], source: 'primary' }]);
+    assert.deepEqual(note.interactions.map(brief), [
+      { prompt: 'Add a second item', response: null, files_touched: ['todo.md'], tools: ['Edit'], source: 'primary' },
+    ]);
   });
 
   it('(h″) a chain of AI edits undone to HEAD is reverted as a whole; undo then redo keeps the edit', async () => {
@@ -474,7 +562,8 @@ describe('RepositoryRecorder: a note on every commit', function () {
     h.advance(1000);
     await cursor.prompt('Create hello.ts');
     h.advance(1000);
-    const math = 'export const add = (a: number, b: number) => a + b;\nexport const sub = (a: number, b: number) => a - b;\nexport const mul = (a: number, b: number) => a * b;\n';
+    const math =
+      'export const add = (a: number, b: number) => a + b;\nexport const sub = (a: number, b: number) => a - b;\nexport const mul = (a: number, b: number) => a * b;\n';
     await h.change('math.ts', math, 'disk');
     await claude.edit('math.ts', { tool: 'Write', toolUseId: 'toolu_1', contents: math });
     h.advance(1000);
@@ -502,8 +591,20 @@ describe('RepositoryRecorder: a note on every commit', function () {
     ]);
     assert.deepEqual(note.attribution, { ai_ratio: 100, method: 'line', lines: { ai_added: 4, total_added: 4, deleted: 0 } });
     // each session's journal consumed its own pair
-    assert.deepEqual(h.journalLines(CLAUDE_SID, 'committed_pairs.jsonl').filter((l) => l.file !== null).map((l) => l.file), ['math.ts']);
-    assert.deepEqual(h.journalLines(CURSOR_SID, 'committed_pairs.jsonl').filter((l) => l.file !== null).map((l) => l.file), ['hello.ts']);
+    assert.deepEqual(
+      h
+        .journalLines(CLAUDE_SID, 'committed_pairs.jsonl')
+        .filter((l) => l.file !== null)
+        .map((l) => l.file),
+      ['math.ts'],
+    );
+    assert.deepEqual(
+      h
+        .journalLines(CURSOR_SID, 'committed_pairs.jsonl')
+        .filter((l) => l.file !== null)
+        .map((l) => l.file),
+      ['hello.ts'],
+    );
   });
 
   it('(k) CRLF working-tree file stored LF (.gitattributes eol=crlf): blobs hashed with the path filters', async () => {
@@ -533,7 +634,13 @@ describe('RepositoryRecorder: a note on every commit', function () {
     h.advance(1000);
     await s.prompt('Append three to notes.txt');
     h.advance(1000);
-    await s.edit('notes.txt', { tool: 'Edit', toolUseId: 'toolu_1', oldString: 'two\n', newString: 'two\nthree\n', originalContent: 'one\r\ntwo\r\n' });
+    await s.edit('notes.txt', {
+      tool: 'Edit',
+      toolUseId: 'toolu_1',
+      oldString: 'two\n',
+      newString: 'two\nthree\n',
+      originalContent: 'one\r\ntwo\r\n',
+    });
     h.advance(300);
     await h.change('notes.txt', 'one\r\ntwo\r\nthree\r\n', 'disk');
     await h.tick();
@@ -549,7 +656,13 @@ describe('RepositoryRecorder: a note on every commit', function () {
     await s.prompt('Append four');
     h.advance(1000);
     await h.writeFile('notes.txt', 'one\r\ntwo\r\nthree\r\nfour\r\n');
-    await s.edit('notes.txt', { tool: 'Edit', toolUseId: 'toolu_2', oldString: 'three\n', newString: 'three\nfour\n', originalContent: 'one\r\ntwo\r\nthree\r\n' });
+    await s.edit('notes.txt', {
+      tool: 'Edit',
+      toolUseId: 'toolu_2',
+      oldString: 'three\n',
+      newString: 'three\nfour\n',
+      originalContent: 'one\r\ntwo\r\nthree\r\n',
+    });
     h.advance(3000);
     const second = await h.commitAll('docs: four');
     assert.equal((await h.recorder.recordCommit(second)).kind, 'written');
@@ -587,7 +700,10 @@ describe('RepositoryRecorder: a note on every commit', function () {
       { path: 'old.ts', by_ai: true },
     ]);
     assert.deepEqual(note.attribution, { ai_ratio: 100, method: 'line', lines: { ai_added: 2, total_added: 2, deleted: 2 } });
-    assert.deepEqual(note.interactions.map((i) => i.files_touched), [['new.ts', 'old.ts']]);
+    assert.deepEqual(
+      note.interactions.map((i) => i.files_touched),
+      [['new.ts', 'old.ts']],
+    );
   });
 
   it('(l′) a rename as delete + add (two records)', async () => {
@@ -704,7 +820,13 @@ describe('RepositoryRecorder: a note on every commit', function () {
 
   it('(o) the written note reads back with the peer-compatible codec, byte for byte', async () => {
     h = await Harness.create({ 'app.ts': 'a\n' });
-    await claudeWrites(h, CLAUDE_SID, 'Add b — ünïcödé 日本語', [{ file: 'app.ts', after: 'a\nb\n', toolUseId: 'toolu_1' }], 'Done: "b" added\ttab');
+    await claudeWrites(
+      h,
+      CLAUDE_SID,
+      'Add b — ünïcödé 日本語',
+      [{ file: 'app.ts', after: 'a\nb\n', toolUseId: 'toolu_1' }],
+      'Done: "b" added\ttab',
+    );
     h.advance(3000);
     const sha = await h.commitAll('feat: b');
     await h.recorder.recordCommit(sha);
@@ -731,7 +853,13 @@ describe('RepositoryRecorder: a note on every commit', function () {
       return { text: out, count };
     };
     h = await Harness.create({ 'cfg.ts': 'export {};\n' }, { redact });
-    await claudeWrites(h, CLAUDE_SID, 'Use key AKIAIOSFODNN7EXAMPLE in cfg.ts', [{ file: 'cfg.ts', after: "export {};\nexport const key = process.env.KEY;\n", toolUseId: 'toolu_1' }], 'I did not paste AKIAIOSFODNN7EXAMPLE anywhere.');
+    await claudeWrites(
+      h,
+      CLAUDE_SID,
+      'Use key AKIAIOSFODNN7EXAMPLE in cfg.ts',
+      [{ file: 'cfg.ts', after: 'export {};\nexport const key = process.env.KEY;\n', toolUseId: 'toolu_1' }],
+      'I did not paste AKIAIOSFODNN7EXAMPLE anywhere.',
+    );
     h.advance(3000);
     const sha = await h.commitAll('feat: key from env');
     const outcome = await h.recorder.recordCommit(sha);
@@ -741,6 +869,7 @@ describe('RepositoryRecorder: a note on every commit', function () {
     assert.equal(note.interactions[0].prompt, 'Use key [REDACTED:aws-access-key] in cfg.ts');
     assert.equal(note.interactions[0].response, 'I did not paste [REDACTED:aws-access-key] anywhere.');
     assert.ok(!(await h.noteText(sha))!.includes('AKIA'));
-    for (const l of h.log) assert.ok(!l.text.includes('AKIA') && !l.text.includes('Use key'), `log leaks prompt text: ${l.level} ${l.text}`);
+    for (const l of h.log)
+      assert.ok(!l.text.includes('AKIA') && !l.text.includes('Use key'), `log leaks prompt text: ${l.level} ${l.text}`);
   });
 });

@@ -71,7 +71,9 @@ function startWindow(args: string[]): { ready: Promise<void>; done: Promise<Wind
 }
 
 function filesUnder(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : [path.join(dir, e.name)]));
 }
 
 describe('two windows on one repository (two recorder processes)', function () {
@@ -96,11 +98,41 @@ describe('two windows on one repository (two recorder processes)', function () {
         const records = [
           { type: 'user', uuid: 'u1', sessionId: SID, timestamp: at(0), cwd, message: { role: 'user', content: 'add b to app.ts' } },
           {
-            type: 'assistant', uuid: 'a1', sessionId: SID, timestamp: at(100), cwd,
-            message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Write', input: { file_path: path.join(cwd, 'app.ts'), content: after } }] },
+            type: 'assistant',
+            uuid: 'a1',
+            sessionId: SID,
+            timestamp: at(100),
+            cwd,
+            message: {
+              id: 'msg_1',
+              type: 'message',
+              role: 'assistant',
+              model: 'claude-sonnet-4-5',
+              content: [{ type: 'tool_use', id: 'toolu_1', name: 'Write', input: { file_path: path.join(cwd, 'app.ts'), content: after } }],
+            },
           },
-          { type: 'user', uuid: 'r1', sessionId: SID, timestamp: at(200), cwd, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'ok' }] } },
-          { type: 'assistant', uuid: 'a2', sessionId: SID, timestamp: at(300), cwd, message: { id: 'msg_2', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'Added b.' }] } },
+          {
+            type: 'user',
+            uuid: 'r1',
+            sessionId: SID,
+            timestamp: at(200),
+            cwd,
+            message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'ok' }] },
+          },
+          {
+            type: 'assistant',
+            uuid: 'a2',
+            sessionId: SID,
+            timestamp: at(300),
+            cwd,
+            message: {
+              id: 'msg_2',
+              type: 'message',
+              role: 'assistant',
+              model: 'claude-sonnet-4-5',
+              content: [{ type: 'text', text: 'Added b.' }],
+            },
+          },
         ];
         fs.writeFileSync(transcript, records.map((r) => `${JSON.stringify(r)}\n`).join(''));
         const go = path.join(path.dirname(repo.dir), 'go');
@@ -123,20 +155,35 @@ describe('two windows on one repository (two recorder processes)', function () {
         if (note.kind === 'valid') {
           assert.equal(note.note.interactions.length, 1);
           assert.equal(note.note.interactions[0].prompt, 'add b to app.ts');
-          assert.deepEqual(note.note.files.map((f) => [f.path, f.by_ai]), [['app.ts', true]]);
+          assert.deepEqual(
+            note.note.files.map((f) => [f.path, f.by_ai]),
+            [['app.ts', true]],
+          );
         }
 
         const journal = path.join(repo.dir, '.git', 'agentnote');
         const lines = (rel: string) => {
           const f = path.join(journal, 'sessions', SID, rel);
-          return fs.existsSync(f) ? fs.readFileSync(f, 'utf8').split('\n').filter((l) => l.trim()) : [];
+          return fs.existsSync(f)
+            ? fs
+                .readFileSync(f, 'utf8')
+                .split('\n')
+                .filter((l) => l.trim())
+            : [];
         };
         for (const f of filesUnder(journal).filter((x) => x.endsWith('.jsonl'))) {
-          for (const l of fs.readFileSync(f, 'utf8').split('\n')) if (l.trim()) assert.doesNotThrow(() => JSON.parse(l), `${path.relative(journal, f)}: ${l.slice(0, 80)}`);
+          for (const l of fs.readFileSync(f, 'utf8').split('\n'))
+            if (l.trim()) assert.doesNotThrow(() => JSON.parse(l), `${path.relative(journal, f)}: ${l.slice(0, 80)}`);
         }
-        const promptLines = fs.readdirSync(path.join(journal, 'sessions', SID)).filter((n) => /^prompts(-[0-9a-z]+)?\.jsonl$/.test(n)).flatMap((n) => lines(n));
+        const promptLines = fs
+          .readdirSync(path.join(journal, 'sessions', SID))
+          .filter((n) => /^prompts(-[0-9a-z]+)?\.jsonl$/.test(n))
+          .flatMap((n) => lines(n));
         assert.equal(promptLines.length, 1, 'the prompt is journaled once');
-        assert.equal(lines('turn').length === 0 ? fs.readFileSync(path.join(journal, 'sessions', SID, 'turn'), 'utf8') : lines('turn')[0], '1');
+        assert.equal(
+          lines('turn').length === 0 ? fs.readFileSync(path.join(journal, 'sessions', SID, 'turn'), 'utf8') : lines('turn')[0],
+          '1',
+        );
         assert.equal(lines('ext/prompts.jsonl').length, 1);
         assert.equal(lines('changes.jsonl').length, 1, 'the edit is journaled once');
         assert.equal(lines('ext/pairs.jsonl').length, 1);

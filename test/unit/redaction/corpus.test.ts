@@ -59,12 +59,17 @@ describe('redaction corpus', () => {
     const covered = new Set(secrets.map((s) => s.id));
     const uncovered = secretPatterns.map((p) => p.id).filter((id) => !covered.has(id));
     assert.deepEqual(uncovered, []);
-    for (const s of secrets) assert.ok(secretPatterns.some((p) => p.id === s.id), `unknown id ${s.id}`);
+    for (const s of secrets)
+      assert.ok(
+        secretPatterns.some((p) => p.id === s.id),
+        `unknown id ${s.id}`,
+      );
   });
 
   it('never stores a whole secret literally in the fixture file', () => {
     const raw = readFileSync(path.join(fixtures, 'secrets.json'), 'utf8');
-    for (const c of corpus) for (const s of c.secrets) assert.ok(!raw.includes(JSON.stringify(s.value).slice(1, -1)), `${c.name}: ${s.id} is stored unsplit`);
+    for (const c of corpus)
+      for (const s of c.secrets) assert.ok(!raw.includes(JSON.stringify(s.value).slice(1, -1)), `${c.name}: ${s.id} is stored unsplit`);
   });
 
   describe('every secret is gone, replaced by its marker, context kept', () => {
@@ -89,18 +94,26 @@ describe('redaction corpus', () => {
     const input = corpus.map((c) => c.input).join('\n');
     const out = redactor.redact(input);
     assert.equal(out.text, corpus.map((c) => c.expected).join('\n'));
-    assert.equal(out.count, corpus.reduce((n, c) => n + c.secrets.length, 0));
+    assert.equal(
+      out.count,
+      corpus.reduce((n, c) => n + c.secrets.length, 0),
+    );
   });
 
   it('keeps benign lines: false positives at most 1% of the benign corpus', () => {
     const lines = loadBenign();
     assert.ok(lines.length >= 200, `only ${lines.length} benign lines`);
     const changed = lines.filter((l) => redactor.redact(l).text !== l);
-    console.log(`      benign corpus: ${changed.length} of ${lines.length} lines changed (${((changed.length / lines.length) * 100).toFixed(2)}%)`);
+    console.log(
+      `      benign corpus: ${changed.length} of ${lines.length} lines changed (${((changed.length / lines.length) * 100).toFixed(2)}%)`,
+    );
     for (const l of changed) console.log(`        false positive: ${redactor.redact(l).text}`);
     assert.ok(changed.length <= Math.floor(lines.length * 0.01), `${changed.length} false positives`);
     const whole = redactor.redact(lines.join('\n'));
-    assert.equal(whole.count, lines.reduce((n, l) => n + redactor.redact(l).count, 0));
+    assert.equal(
+      whole.count,
+      lines.reduce((n, l) => n + redactor.redact(l).count, 0),
+    );
     for (const l of lines) assert.equal(redactor.redact(redactor.redact(l).text).text, redactor.redact(l).text);
   });
 });

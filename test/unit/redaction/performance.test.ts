@@ -41,7 +41,7 @@ describe('redaction performance', () => {
       'key headers without end': fill(`-----BEGIN ${'PRIVATE'} KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n`, size),
       'urls without @': fill('postgres://user:', size),
       'digits and colons': fill('1234567:AA', size),
-      'hex': fill('0123456789abcdef', size),
+      hex: fill('0123456789abcdef', size),
       'keyword soup': fill('sk- ghp_ xoxb- AIza eyJ key= token= secret: Bearer Authorization: curl -u ', size),
     };
     for (const [name, text] of Object.entries(cases)) {

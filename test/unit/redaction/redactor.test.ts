@@ -45,7 +45,10 @@ describe('createRedactor', () => {
   it('keeps key names, URL parts and surrounding code readable', () => {
     const pw = body(14) + '9';
     const cases: [string, string][] = [
-      [`DATABASE_URL=postgres://app:${pw}@db.internal:5432/app`, 'DATABASE_URL=postgres://app:[REDACTED:connection-string-password]@db.internal:5432/app'],
+      [
+        `DATABASE_URL=postgres://app:${pw}@db.internal:5432/app`,
+        'DATABASE_URL=postgres://app:[REDACTED:connection-string-password]@db.internal:5432/app',
+      ],
       [`"password": "${pw}",`, '"password": "[REDACTED:dotenv-secret]",'],
       [`export API_TOKEN='${pw}'`, "export API_TOKEN='[REDACTED:dotenv-secret]'"],
       [`Authorization: Bearer ${body(40)}`, 'Authorization: Bearer [REDACTED:bearer-token]'],
@@ -197,7 +200,10 @@ describe('redactDeep', () => {
   });
 
   it('uses the field name as context: a secret-named field with a secret-looking value is redacted whole', () => {
-    const out = redactor.redactDeep({ env: { DB_PASSWORD: 'Xk9#' + body(8), API_TOKEN: body(24) + '7', PORT: '5432', HOME: '/home/ann' }, password: '' });
+    const out = redactor.redactDeep({
+      env: { DB_PASSWORD: 'Xk9#' + body(8), API_TOKEN: body(24) + '7', PORT: '5432', HOME: '/home/ann' },
+      password: '',
+    });
     assert.deepEqual(out.value, {
       env: { DB_PASSWORD: '[REDACTED:dotenv-secret]', API_TOKEN: '[REDACTED:dotenv-secret]', PORT: '5432', HOME: '/home/ann' },
       password: '',

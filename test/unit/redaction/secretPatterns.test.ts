@@ -20,11 +20,36 @@ describe('secretPatterns', () => {
   it('includes the required credential families', () => {
     const ids = new Set(secretPatterns.map((p) => p.id));
     for (const id of [
-      'aws-access-key-id', 'aws-secret-access-key', 'github-token', 'gitlab-token', 'slack-token', 'slack-webhook', 'stripe-key',
-      'openai-key', 'anthropic-key', 'google-api-key', 'gcp-service-account', 'azure-storage-key', 'twilio-api-key',
-      'sendgrid-api-key', 'mailgun-api-key', 'npm-token', 'pypi-token', 'discord-token', 'discord-webhook', 'telegram-bot-token',
-      'heroku-api-key', 'digitalocean-token', 'shopify-token', 'jwt', 'private-key-block', 'connection-string-password',
-      'basic-auth-url', 'bearer-token', 'dotenv-secret', 'generic-high-entropy-assigned',
+      'aws-access-key-id',
+      'aws-secret-access-key',
+      'github-token',
+      'gitlab-token',
+      'slack-token',
+      'slack-webhook',
+      'stripe-key',
+      'openai-key',
+      'anthropic-key',
+      'google-api-key',
+      'gcp-service-account',
+      'azure-storage-key',
+      'twilio-api-key',
+      'sendgrid-api-key',
+      'mailgun-api-key',
+      'npm-token',
+      'pypi-token',
+      'discord-token',
+      'discord-webhook',
+      'telegram-bot-token',
+      'heroku-api-key',
+      'digitalocean-token',
+      'shopify-token',
+      'jwt',
+      'private-key-block',
+      'connection-string-password',
+      'basic-auth-url',
+      'bearer-token',
+      'dotenv-secret',
+      'generic-high-entropy-assigned',
     ]) {
       assert.ok(ids.has(id), id);
     }
@@ -65,17 +90,44 @@ describe('assignment heuristics', () => {
 
   it('classifies key names', () => {
     const cases: [string, string][] = [
-      ['DB_PASSWORD', 'password'], ['PGPASSWORD', 'password'], ['client_secret', 'password'], ['pass', 'password'],
-      ['GITHUB_TOKEN', 'token'], ['apiKey', 'token'], ['SECRET_KEY', 'token'], ['secret_key_base', 'token'], ['auth', 'token'],
-      ['STRIPE_KEY', 'weak'], ['key', 'weak'],
-      ['publicKey', 'none'], ['STRIPE_PUBLISHABLE_KEY', 'none'], ['monkey', 'none'], ['bypass', 'none'], ['tokens', 'none'],
-      ['passwordHint', 'none'], ['TOKEN_EXPIRY', 'none'], ['tokenizer', 'none'], ['keyPath', 'none'],
+      ['DB_PASSWORD', 'password'],
+      ['PGPASSWORD', 'password'],
+      ['client_secret', 'password'],
+      ['pass', 'password'],
+      ['GITHUB_TOKEN', 'token'],
+      ['apiKey', 'token'],
+      ['SECRET_KEY', 'token'],
+      ['secret_key_base', 'token'],
+      ['auth', 'token'],
+      ['STRIPE_KEY', 'weak'],
+      ['key', 'weak'],
+      ['publicKey', 'none'],
+      ['STRIPE_PUBLISHABLE_KEY', 'none'],
+      ['monkey', 'none'],
+      ['bypass', 'none'],
+      ['tokens', 'none'],
+      ['passwordHint', 'none'],
+      ['TOKEN_EXPIRY', 'none'],
+      ['tokenizer', 'none'],
+      ['keyPath', 'none'],
     ];
     for (const [key, strength] of cases) assert.equal(classifyKeyName(key), strength, key);
   });
 
   it('recognises placeholders', () => {
-    for (const v of ['changeme', '<your-api-key>', '${API_KEY}', '$API_KEY', '{{ vault_pw }}', 'process.env.X', 'xxxxxxxx', '********', 'your_token_here', 'password123', '[REDACTED:jwt]']) {
+    for (const v of [
+      'changeme',
+      '<your-api-key>',
+      '${API_KEY}',
+      '$API_KEY',
+      '{{ vault_pw }}',
+      'process.env.X',
+      'xxxxxxxx',
+      '********',
+      'your_token_here',
+      'password123',
+      '[REDACTED:jwt]',
+    ]) {
       assert.equal(isPlaceholderValue(v), true, v);
     }
     for (const v of ['Xk9#mP2vLqRt', 'hunter2x', 'c0rrect-h0rse']) assert.equal(isPlaceholderValue(v), false, v);
@@ -116,6 +168,7 @@ describe('assignment heuristics', () => {
 describe('hasNestedQuantifier', () => {
   it('flags repeated groups that contain * or +', () => {
     for (const src of ['(a+)+', '(\\w*)*', '(?:x+y)+', '((a+))*', '(a+){2,}', '(a*)+?']) assert.equal(hasNestedQuantifier(src), true, src);
-    for (const src of ['a+b+', '(ab)+', '(a+)?', '(a|b)*', '[(a+)]+', '\\(a+\\)+', '(a{1,5}){1,3}', 'x{2}']) assert.equal(hasNestedQuantifier(src), false, src);
+    for (const src of ['a+b+', '(ab)+', '(a+)?', '(a|b)*', '[(a+)]+', '\\(a+\\)+', '(a{1,5}){1,3}', 'x{2}'])
+      assert.equal(hasNestedQuantifier(src), false, src);
   });
 });

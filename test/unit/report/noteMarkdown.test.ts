@@ -68,7 +68,14 @@ describe('noteToMarkdown', () => {
 
   it('flags generated and excluded files, shows file-level notes without lines and null responses', () => {
     const note = peerNote('todo-api', 'build-add-openapi-spec-generated-types-and-dist-build');
-    const out = noteToMarkdown({ sha: '8d3efc61b3c32ebdd5fe128df08369737e84413d', short: '8d3efc6', subject: 'build: add OpenAPI spec, generated types and dist build' }, note);
+    const out = noteToMarkdown(
+      {
+        sha: '8d3efc61b3c32ebdd5fe128df08369737e84413d',
+        short: '8d3efc6',
+        subject: 'build: add OpenAPI spec, generated types and dist build',
+      },
+      note,
+    );
     assert.ok(out.includes('| `dist/index.js` | 👤 Human | excluded from AI Ratio |  |\n'));
     assert.ok(out.includes('| `src/generated/api-types.ts` | 👤 Human | generated |  |\n'));
     assert.ok(!out.includes('**Author:**'), 'no author line without an author');
@@ -78,7 +85,11 @@ describe('noteToMarkdown', () => {
 
     const paginate = peerNote('todo-api', 'feat-paginate-get-todos-with-a-cursor');
     const text = noteToMarkdown(cartCommit, paginate);
-    assert.ok(text.includes('#### 🧑 Prompt 4\n\n> Looks good, commit it.\n\n_No response recorded._\n\n🧭 Selection: tail (before_commit_boundary, between_non_excluded_prompts) · level low\n'));
+    assert.ok(
+      text.includes(
+        '#### 🧑 Prompt 4\n\n> Looks good, commit it.\n\n_No response recorded._\n\n🧭 Selection: tail (before_commit_boundary, between_non_excluded_prompts) · level low\n',
+      ),
+    );
   });
 
   it('lists AI line ranges with their prompt, and escapes paths and subjects', () => {
@@ -90,7 +101,14 @@ describe('noteToMarkdown', () => {
       model: null,
       interactions: [{ prompt: 'line one\nline two', response: null }],
       files: [
-        { path: 'a|b`c.ts', by_ai: true, ai_ranges: [{ start: 1, end: 4, interaction: 0 }, { start: 9, end: 9, interaction: null }] },
+        {
+          path: 'a|b`c.ts',
+          by_ai: true,
+          ai_ranges: [
+            { start: 1, end: 4, interaction: 0 },
+            { start: 9, end: 9, interaction: null },
+          ],
+        },
       ],
       attribution: { ai_ratio: 100, method: 'line', lines: { ai_added: 5, total_added: 5, deleted: 0 } },
     };

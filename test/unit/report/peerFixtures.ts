@@ -38,8 +38,16 @@ const peerCommits: Record<string, Row[]> = {
     ['e13b790ac9ff86cb19096bf3fe0090c4ac73bf02', 'feat: validate todo titles', 'feat-validate-todo-titles'],
     ['34c9fa18cbe421408317223581b9678c67a57945', 'docs: describe the REST endpoints'],
     ['a76d22f2360e1089ab0cf0c0d4070c0a9276cafc', 'feat: paginate GET /todos with a cursor', 'feat-paginate-get-todos-with-a-cursor'],
-    ['76183517940875c2d738fdb1251b7f6ad637b3a5', 'refactor: drop the unused completeAll helper', 'refactor-drop-the-unused-completeall-helper'],
-    ['8d3efc61b3c32ebdd5fe128df08369737e84413d', 'build: add OpenAPI spec, generated types and dist build', 'build-add-openapi-spec-generated-types-and-dist-build'],
+    [
+      '76183517940875c2d738fdb1251b7f6ad637b3a5',
+      'refactor: drop the unused completeAll helper',
+      'refactor-drop-the-unused-completeall-helper',
+    ],
+    [
+      '8d3efc61b3c32ebdd5fe128df08369737e84413d',
+      'build: add OpenAPI spec, generated types and dist build',
+      'build-add-openapi-spec-generated-types-and-dist-build',
+    ],
   ],
   'weather-cli': [
     ['f0e0a607fcedde72551f5c4dfc8c59883e2fb4a6', 'chore: initial weather-cli skeleton'],
@@ -62,11 +70,21 @@ const peerCommits: Record<string, Row[]> = {
 
 /** Every commit of a peer bundle, oldest first, with its note when it has one. */
 export function peerCommitsOf(repo: 'todo-api' | 'weather-cli' | 'shop-cart'): PrReportCommit[] {
-  return peerCommits[repo].map(([sha, subject, slug]) => ({ sha, short: sha.slice(0, 7), subject, ...(slug ? { note: peerNote(repo, slug) } : {}) }));
+  return peerCommits[repo].map(([sha, subject, slug]) => ({
+    sha,
+    short: sha.slice(0, 7),
+    subject,
+    ...(slug ? { note: peerNote(repo, slug) } : {}),
+  }));
 }
 
 /** The synthetic edge-case range of fixtures/edge (oldest first). */
 export function edgeCommits(): PrReportCommit[] {
   const rows = JSON.parse(reportFixture('edge/commits.json')) as { sha: string; short: string; subject: string; note?: string }[];
-  return rows.map((r) => ({ sha: r.sha, short: r.short, subject: r.subject, ...(r.note ? { note: JSON.parse(reportFixture(`edge/${r.note}`)) as AgentNoteV1 } : {}) }));
+  return rows.map((r) => ({
+    sha: r.sha,
+    short: r.short,
+    subject: r.subject,
+    ...(r.note ? { note: JSON.parse(reportFixture(`edge/${r.note}`)) as AgentNoteV1 } : {}),
+  }));
 }

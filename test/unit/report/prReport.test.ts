@@ -106,7 +106,9 @@ describe('buildPrReport', () => {
 
     it('escapes | in table cells but not in headings', () => {
       const { markdown } = buildPrReport(commits);
-      assert.ok(markdown.includes('| `8422399` feat: pipes \\| in subject | ███░░ 50% | 3 | a\\|b.ts 🤖, x.md 👤, lcov.info 🤖, gen.ts 🤖 |'));
+      assert.ok(
+        markdown.includes('| `8422399` feat: pipes \\| in subject | ███░░ 50% | 3 | a\\|b.ts 🤖, x.md 👤, lcov.info 🤖, gen.ts 🤖 |'),
+      );
       assert.ok(markdown.includes('### `8422399` feat: pipes | in subject'));
     });
 
@@ -142,7 +144,10 @@ describe('buildPrReport', () => {
     const r = buildPrReport([]);
     assert.equal(r.json.total_commits, 0);
     assert.equal(r.json.head, null);
-    assert.equal(r.markdown, '## 🧑💬🤖 Agent Note\n\n**Total AI Ratio:** ░░░░░░░░ 0%\n\n| Commit | AI Ratio | Prompts | Files |\n|---|---|---|---|\n');
+    assert.equal(
+      r.markdown,
+      '## 🧑💬🤖 Agent Note\n\n**Total AI Ratio:** ░░░░░░░░ 0%\n\n| Commit | AI Ratio | Prompts | Files |\n|---|---|---|---|\n',
+    );
   });
 });
 

@@ -87,7 +87,15 @@ describe('SessionModel', () => {
         edits: ['replace:greet.ts:1/1'],
         commits: 0,
       },
-      { index: 2, prompt: 'add a banner in src/ui/banner.ts', response: 'OK, adding it to src/ui.', files: [], tools: [], edits: [], commits: 0 },
+      {
+        index: 2,
+        prompt: 'add a banner in src/ui/banner.ts',
+        response: 'OK, adding it to src/ui.',
+        files: [],
+        tools: [],
+        edits: [],
+        commits: 0,
+      },
     ]);
     assert.equal(s.model, 'gemini-3-flash');
   });
@@ -96,7 +104,10 @@ describe('SessionModel', () => {
     const m = new SessionModel({ clock: new FakeClock(T0) });
     for (const e of fixtureEvents('codex', '2026-custom-tool', 'rollout')) m.apply(e);
     const s = m.get('codex', '019a5f00-0000-7000-8000-00000000c0de')!;
-    assert.deepEqual(s.turns.map((t) => [t.index, t.prompt]), [[1, 'rename greet() to welcome()']]);
+    assert.deepEqual(
+      s.turns.map((t) => [t.index, t.prompt]),
+      [[1, 'rename greet() to welcome()']],
+    );
     assert.equal(s.cwd, '/home/ann/proj/packages/core');
   });
 
@@ -106,7 +117,13 @@ describe('SessionModel', () => {
     m.apply({ ...base, kind: 'prompt', text: 'fix [image]', recordId: 'prompt-1' });
     m.apply({ ...base, kind: 'prompt', text: 'fix', recordId: 'prompt-1' });
     m.apply({ ...base, kind: 'prompt', text: 'next', recordId: 'prompt-2' });
-    assert.deepEqual(m.get('codex', 's')!.turns.map((t) => [t.index, t.prompt]), [[1, 'fix'], [2, 'next']]);
+    assert.deepEqual(
+      m.get('codex', 's')!.turns.map((t) => [t.index, t.prompt]),
+      [
+        [1, 'fix'],
+        [2, 'next'],
+      ],
+    );
   });
 
   it('puts activity before the first prompt in turn 0 and numbers turns after priorTurns on resume', () => {
@@ -142,10 +159,16 @@ describe('SessionModel', () => {
     assert.equal(m.get('cursor', 'a')!.heartbeat, T0 - 30_000);
     assert.deepEqual(m.get('cursor', 'a')!.transcriptPaths, ['/t/a.jsonl']);
     assert.equal(m.get('codex', 'c')!.heartbeat, T0);
-    assert.deepEqual(m.activeSessions().map((s) => s.id), ['c', 'a']);
+    assert.deepEqual(
+      m.activeSessions().map((s) => s.id),
+      ['c', 'a'],
+    );
     clock.t = T0 + 45_000;
     m.refreshActivity();
-    assert.deepEqual(m.activeSessions().map((s) => s.id), ['c']);
+    assert.deepEqual(
+      m.activeSessions().map((s) => s.id),
+      ['c'],
+    );
     sub.dispose();
     m.apply({ agent: 'codex', sessionId: 'c', kind: 'response', text: 'r' });
     assert.deepEqual(changes, ['added:a:true', 'added:b:false', 'added:c:true', 'activity:a:false']);
@@ -170,14 +193,23 @@ describe('SessionModel', () => {
   it('keeps only the newest turns beyond the cap, with their numbers', () => {
     const m = new SessionModel({ clock: new FakeClock(T0), maxTurnsPerSession: 3 });
     for (let i = 1; i <= 5; i++) m.apply({ agent: 'claude', sessionId: 's', kind: 'prompt', text: `p${i}` });
-    assert.deepEqual(m.get('claude', 's')!.turns.map((t) => t.index), [3, 4, 5]);
+    assert.deepEqual(
+      m.get('claude', 's')!.turns.map((t) => t.index),
+      [3, 4, 5],
+    );
     m.apply({ agent: 'claude', sessionId: 's', kind: 'prompt', text: 'p6' });
-    assert.deepEqual(m.get('claude', 's')!.turns.map((t) => t.index), [4, 5, 6]);
+    assert.deepEqual(
+      m.get('claude', 's')!.turns.map((t) => t.index),
+      [4, 5, 6],
+    );
   });
 
   it('ignores a re-delivered recent event after a long session (bounded de-duplication)', () => {
     const m = new SessionModel({ clock: new FakeClock(T0) });
-    const tool = (i: number) => ({ event: { agent: 'claude' as const, sessionId: 's', kind: 'tool' as const, tool: `T${i}` }, source: { key: `/t.jsonl:${i}:0` } });
+    const tool = (i: number) => ({
+      event: { agent: 'claude' as const, sessionId: 's', kind: 'tool' as const, tool: `T${i}` },
+      source: { key: `/t.jsonl:${i}:0` },
+    });
     m.apply({ agent: 'claude', sessionId: 's', kind: 'prompt', text: 'long one' });
     for (let i = 0; i < 10_000; i++) m.applyAll([tool(i)]);
     assert.equal(m.get('claude', 's')!.turns[0].tools.length, 10_000);
@@ -207,6 +239,9 @@ describe('SessionModel', () => {
     assert.equal(m.get('gemini', 's')!.turns[1].compacted, false);
     // a rewind to a compacted segment still finds it by its key
     m.apply({ agent: 'gemini', sessionId: 's', kind: 'rewind', toRecordId: 'g2' });
-    assert.deepEqual(m.get('gemini', 's')!.turns.map((t) => t.index), [1]);
+    assert.deepEqual(
+      m.get('gemini', 's')!.turns.map((t) => t.index),
+      [1],
+    );
   });
 });

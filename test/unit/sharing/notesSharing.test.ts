@@ -91,7 +91,8 @@ describe('notesSharing', function () {
     await Promise.all([remote.remove(), a.remove(), b.remove()]);
   });
 
-  const notesOf = async (repo: TempRepo) => (await repo.git(['notes', '--ref=agentnote', 'list'])).trim().split('\n').filter(Boolean).sort();
+  const notesOf = async (repo: TempRepo) =>
+    (await repo.git(['notes', '--ref=agentnote', 'list'])).trim().split('\n').filter(Boolean).sort();
 
   describe('ensureFetchRefspec', () => {
     it('adds our refspec once and touches nothing else', async () => {
@@ -99,15 +100,24 @@ describe('notesSharing', function () {
       assert.equal(await ensureFetchRefspec(b.runner(), 'origin'), 'added');
       assert.equal(await ensureFetchRefspec(b.runner(), 'origin'), 'present');
       const after = await b.git(['config', '--local', '--list']);
-      assert.deepEqual(after.split('\n').filter((l) => !before.split('\n').includes(l)), [`remote.origin.fetch=${notesFetchRefspec}`]);
-      assert.deepEqual((await b.git(['config', '--get-all', 'remote.origin.fetch'])).trim().split('\n'), ['+refs/heads/*:refs/remotes/origin/*', notesFetchRefspec]);
+      assert.deepEqual(
+        after.split('\n').filter((l) => !before.split('\n').includes(l)),
+        [`remote.origin.fetch=${notesFetchRefspec}`],
+      );
+      assert.deepEqual((await b.git(['config', '--get-all', 'remote.origin.fetch'])).trim().split('\n'), [
+        '+refs/heads/*:refs/remotes/origin/*',
+        notesFetchRefspec,
+      ]);
       assert.equal(await ensureFetchRefspec(b.runner(), 'nope'), 'noRemote');
     });
 
     it("treats the CLI's glob refspec as present", async () => {
       await a.git(['config', '--add', 'remote.origin.fetch', cliNotesFetchRefspec]);
       assert.equal(await ensureFetchRefspec(a.runner(), 'origin'), 'present');
-      assert.deepEqual((await a.git(['config', '--get-all', 'remote.origin.fetch'])).trim().split('\n'), ['+refs/heads/*:refs/remotes/origin/*', cliNotesFetchRefspec]);
+      assert.deepEqual((await a.git(['config', '--get-all', 'remote.origin.fetch'])).trim().split('\n'), [
+        '+refs/heads/*:refs/remotes/origin/*',
+        cliNotesFetchRefspec,
+      ]);
     });
   });
 
@@ -119,7 +129,10 @@ describe('notesSharing', function () {
       const storeA = new NoteStore(a.runner());
       await storeA.write(c1, note('from A', '2026-03-01T10:00:00.000Z'));
       assert.deepEqual(await pushNotes(a.runner(), 'origin'), { status: 'pushed', mergedRemote: false, conflicts: [] });
-      assert.equal((await remote.git(['rev-parse', 'refs/notes/agentnote'])).trim(), (await a.git(['rev-parse', 'refs/notes/agentnote'])).trim());
+      assert.equal(
+        (await remote.git(['rev-parse', 'refs/notes/agentnote'])).trim(),
+        (await a.git(['rev-parse', 'refs/notes/agentnote'])).trim(),
+      );
       assert.deepEqual(await pushNotes(a.runner(), 'origin'), { status: 'upToDate', mergedRemote: false, conflicts: [] });
 
       // B has a note of its own that was never pushed, and the forced refspec configured.
@@ -174,7 +187,10 @@ describe('notesSharing', function () {
 
     it('names tracking refs safely for any remote spelling', () => {
       assert.equal(remoteTrackingNotesRef('origin'), 'refs/notes/remotes/origin/agentnote');
-      assert.match(remoteTrackingNotesRef('https://example.com/x.git'), /^refs\/notes\/remotes\/https_example_com_x_git-[0-9a-f]{8}\/agentnote$/);
+      assert.match(
+        remoteTrackingNotesRef('https://example.com/x.git'),
+        /^refs\/notes\/remotes\/https_example_com_x_git-[0-9a-f]{8}\/agentnote$/,
+      );
     });
   });
 
@@ -183,7 +199,10 @@ describe('notesSharing', function () {
       await a.git(['config', '--add', 'notes.rewriteRef', 'refs/notes/commits']);
       assert.deepEqual(await configureRewrite(a.runner()), ['notes.rewriteRef', 'notes.rewrite.amend', 'notes.rewrite.rebase']);
       assert.deepEqual(await configureRewrite(a.runner()), []);
-      assert.deepEqual((await a.git(['config', '--get-all', 'notes.rewriteRef'])).trim().split('\n'), ['refs/notes/commits', 'refs/notes/agentnote']);
+      assert.deepEqual((await a.git(['config', '--get-all', 'notes.rewriteRef'])).trim().split('\n'), [
+        'refs/notes/commits',
+        'refs/notes/agentnote',
+      ]);
       assert.equal((await a.git(['config', 'notes.rewrite.amend'])).trim(), 'true');
       assert.equal((await a.git(['config', 'notes.rewrite.rebase'])).trim(), 'true');
     });

@@ -5,7 +5,10 @@ function bytes(...parts: (string | number[])[]): Uint8Array {
   return Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : Buffer.from(p))));
 }
 
-function run(chunks: Uint8Array[], maxLineBytes?: number): { lines: SplitLine[]; committed: number; buffered: number; skipped: number; nul: number } {
+function run(
+  chunks: Uint8Array[],
+  maxLineBytes?: number,
+): { lines: SplitLine[]; committed: number; buffered: number; skipped: number; nul: number } {
   const s = new LineSplitter({ maxLineBytes });
   const lines = chunks.flatMap((c) => s.push(c));
   return { lines, committed: s.committedOffset, buffered: s.bufferedBytes, skipped: s.longLinesSkipped, nul: s.nulBytesRemoved };
@@ -76,7 +79,10 @@ describe('LineSplitter', () => {
     const long = 'x'.repeat(40);
     const buf = bytes('first\n', long, '\r\n', 'exactly16bytes..\n', 'seventeen bytes!!\n', 'after\n');
     const r = assertChunkingInvariant(buf, 16);
-    assert.deepEqual(r.lines.map((l) => l.text), ['first', 'exactly16bytes..', 'after']);
+    assert.deepEqual(
+      r.lines.map((l) => l.text),
+      ['first', 'exactly16bytes..', 'after'],
+    );
     assert.equal(r.skipped, 2);
     assert.equal(r.lines[2].offset, buf.length - 'after\n'.length);
     assert.equal(r.committed, buf.length);

@@ -49,7 +49,10 @@ describe('transcriptLocations', () => {
         'gemini /extra/tmp extra',
       ],
     );
-    assert.deepEqual(transcriptLocations({ homeDir: '/h', enabledAgents: ['codex'] }).map((r) => r.dir), ['/h/.codex/sessions']);
+    assert.deepEqual(
+      transcriptLocations({ homeDir: '/h', enabledAgents: ['codex'] }).map((r) => r.dir),
+      ['/h/.codex/sessions'],
+    );
   });
 });
 
@@ -71,21 +74,45 @@ describe('TranscriptDiscovery', () => {
   }
 
   const rel = (p: string) => path.relative(home, p);
-  const claudeRec = (cwd: string) => jsonl([{ type: 'summary', summary: 's' }, { type: 'user', uuid: 'u', sessionId: 'x', cwd, message: { content: 'hi' } }]);
+  const claudeRec = (cwd: string) =>
+    jsonl([
+      { type: 'summary', summary: 's' },
+      { type: 'user', uuid: 'u', sessionId: 'x', cwd, message: { content: 'hi' } },
+    ]);
 
   it('Claude: accepts the repo and its subfolders, confirms lookalikes by cwd, never lists other projects', async () => {
     const projects = path.join(home, '.claude', 'projects');
     const enc = (p: string) => claudeProjectDirName(p).name;
     const mine = writeFile(path.join(projects, enc(repo), 'aaaaaaaa-0000-4000-8000-000000000001.jsonl'), claudeRec(repo), NOW - HOUR);
-    const sub = writeFile(path.join(projects, enc(path.join(repo, 'sub')), 'aaaaaaaa-0000-4000-8000-000000000002.jsonl'), claudeRec(path.join(repo, 'sub')), NOW - 2 * HOUR);
-    writeFile(path.join(projects, enc(path.join(tmp.dir, 'work', 'proj-old')), 'aaaaaaaa-0000-4000-8000-000000000003.jsonl'), claudeRec(path.join(tmp.dir, 'work', 'proj-old')), NOW);
-    writeFile(path.join(projects, enc(path.join(tmp.dir, 'other')), 'aaaaaaaa-0000-4000-8000-000000000004.jsonl'), claudeRec('/other'), NOW);
-    const subagent = writeFile(path.join(projects, enc(repo), 'aaaaaaaa-0000-4000-8000-000000000001', 'subagents', 'agent-a1.jsonl'), claudeRec(repo), NOW - 3 * HOUR);
+    const sub = writeFile(
+      path.join(projects, enc(path.join(repo, 'sub')), 'aaaaaaaa-0000-4000-8000-000000000002.jsonl'),
+      claudeRec(path.join(repo, 'sub')),
+      NOW - 2 * HOUR,
+    );
+    writeFile(
+      path.join(projects, enc(path.join(tmp.dir, 'work', 'proj-old')), 'aaaaaaaa-0000-4000-8000-000000000003.jsonl'),
+      claudeRec(path.join(tmp.dir, 'work', 'proj-old')),
+      NOW,
+    );
+    writeFile(
+      path.join(projects, enc(path.join(tmp.dir, 'other')), 'aaaaaaaa-0000-4000-8000-000000000004.jsonl'),
+      claudeRec('/other'),
+      NOW,
+    );
+    const subagent = writeFile(
+      path.join(projects, enc(repo), 'aaaaaaaa-0000-4000-8000-000000000001', 'subagents', 'agent-a1.jsonl'),
+      claudeRec(repo),
+      NOW - 3 * HOUR,
+    );
     writeFile(path.join(projects, enc(repo), 'aaaaaaaa-0000-4000-8000-000000000005.jsonl'), claudeRec(repo), NOW - 8 * DAY);
     // same encoded directory, but a colliding project (`proj` vs `proj` with a dot would collide; here: other cwd)
     writeFile(path.join(projects, enc(repo), 'aaaaaaaa-0000-4000-8000-000000000006.jsonl'), claudeRec('/somewhere/else'), NOW);
     // no cwd in the head yet (new file): the exact directory is trusted
-    const fresh = writeFile(path.join(projects, enc(repo), 'aaaaaaaa-0000-4000-8000-000000000007.jsonl'), jsonl([{ type: 'ai-title', aiTitle: 't' }]), NOW - 4 * HOUR);
+    const fresh = writeFile(
+      path.join(projects, enc(repo), 'aaaaaaaa-0000-4000-8000-000000000007.jsonl'),
+      jsonl([{ type: 'ai-title', aiTitle: 't' }]),
+      NOW - 4 * HOUR,
+    );
 
     const r = await discover({ enabledAgents: ['claude'] });
     assert.deepEqual(
@@ -104,17 +131,32 @@ describe('TranscriptDiscovery', () => {
 
   it('Claude: honours CLAUDE_CONFIG_DIR', async () => {
     const cfg = path.join(tmp.dir, 'cfg');
-    const f = writeFile(path.join(cfg, 'projects', claudeProjectDirName(repo).name, 'bbbbbbbb-0000-4000-8000-000000000001.jsonl'), claudeRec(repo), NOW);
-    writeFile(path.join(home, '.claude', 'projects', claudeProjectDirName(repo).name, 'bbbbbbbb-0000-4000-8000-000000000002.jsonl'), claudeRec(repo), NOW);
+    const f = writeFile(
+      path.join(cfg, 'projects', claudeProjectDirName(repo).name, 'bbbbbbbb-0000-4000-8000-000000000001.jsonl'),
+      claudeRec(repo),
+      NOW,
+    );
+    writeFile(
+      path.join(home, '.claude', 'projects', claudeProjectDirName(repo).name, 'bbbbbbbb-0000-4000-8000-000000000002.jsonl'),
+      claudeRec(repo),
+      NOW,
+    );
     const r = await discover({ enabledAgents: ['claude'], env: { CLAUDE_CONFIG_DIR: cfg } });
-    assert.deepEqual(r.transcripts.map((t) => t.filePath), [f]);
+    assert.deepEqual(
+      r.transcripts.map((t) => t.filePath),
+      [f],
+    );
   });
 
   it('Cursor: uses .workspace-trusted, accepts nested/flat/txt/subagent files, and checks parent workspaces by content', async () => {
     const projects = path.join(home, '.cursor', 'projects');
     const slug = cursorProjectSlug(repo);
     writeFile(path.join(projects, slug, '.workspace-trusted'), JSON.stringify({ trustedAt: 1, workspacePath: repo, trustMethod: 'x' }));
-    const nested = writeFile(path.join(projects, slug, 'agent-transcripts', 'c1', 'c1.jsonl'), '{"role":"user","message":{"content":[]}}\n', NOW - HOUR);
+    const nested = writeFile(
+      path.join(projects, slug, 'agent-transcripts', 'c1', 'c1.jsonl'),
+      '{"role":"user","message":{"content":[]}}\n',
+      NOW - HOUR,
+    );
     const flat = writeFile(path.join(projects, slug, 'agent-transcripts', 'c2.txt'), 'user:\nhi\n', NOW - 2 * HOUR);
     const sub = writeFile(path.join(projects, slug, 'agent-transcripts', 'c1', 'subagents', 's1.jsonl'), '{}\n', NOW - 3 * HOUR);
     writeFile(path.join(projects, slug, 'agent-tools', 'x.txt'), 'tool output', NOW);
@@ -126,12 +168,19 @@ describe('TranscriptDiscovery', () => {
     writeFile(path.join(projects, parentSlug, '.workspace-trusted'), JSON.stringify({ workspacePath: path.join(tmp.dir, 'work') }));
     const touching = writeFile(
       path.join(projects, parentSlug, 'agent-transcripts', 'p1', 'p1.jsonl'),
-      jsonl([{ role: 'assistant', message: { content: [{ type: 'tool_use', name: 'StrReplace', input: { path: path.join(repo, 'a.ts') } }] } }]),
+      jsonl([
+        { role: 'assistant', message: { content: [{ type: 'tool_use', name: 'StrReplace', input: { path: path.join(repo, 'a.ts') } }] } },
+      ]),
       NOW - 4 * HOUR,
     );
     writeFile(
       path.join(projects, parentSlug, 'agent-transcripts', 'p2', 'p2.jsonl'),
-      jsonl([{ role: 'assistant', message: { content: [{ type: 'tool_use', name: 'Write', input: { path: path.join(tmp.dir, 'work', 'proj-old', 'a.ts') } }] } }]),
+      jsonl([
+        {
+          role: 'assistant',
+          message: { content: [{ type: 'tool_use', name: 'Write', input: { path: path.join(tmp.dir, 'work', 'proj-old', 'a.ts') } }] },
+        },
+      ]),
       NOW,
     );
     // no marker, slug of an unrelated folder: never listed
@@ -155,12 +204,28 @@ describe('TranscriptDiscovery', () => {
   it('Codex: reads each rollout head once for cwd (date dirs and legacy flat files), honours CODEX_HOME', async () => {
     const codexHome = path.join(tmp.dir, 'codex-home');
     const sessions = path.join(codexHome, 'sessions');
-    const meta = (cwd: string) => jsonl([{ timestamp: 't', type: 'session_meta', payload: { id: 'x', cwd, base_instructions: { text: 'x'.repeat(20_000) } } }]);
-    const a = writeFile(path.join(sessions, '2026', '10', '05', 'rollout-2026-10-05T09-00-00-019a0000-0000-7000-8000-000000000001.jsonl'), meta(repo), NOW - HOUR);
-    writeFile(path.join(sessions, '2026', '10', '05', 'rollout-2026-10-05T09-30-00-019a0000-0000-7000-8000-000000000002.jsonl'), meta(path.join(tmp.dir, 'other')), NOW);
-    const legacy = writeFile(path.join(sessions, 'rollout-2025-05-02-2b7f6a1e-1111-4c2d-9e3f-445566778899.jsonl'), meta(path.join(repo, 'sub')), NOW - 2 * HOUR);
+    const meta = (cwd: string) =>
+      jsonl([{ timestamp: 't', type: 'session_meta', payload: { id: 'x', cwd, base_instructions: { text: 'x'.repeat(20_000) } } }]);
+    const a = writeFile(
+      path.join(sessions, '2026', '10', '05', 'rollout-2026-10-05T09-00-00-019a0000-0000-7000-8000-000000000001.jsonl'),
+      meta(repo),
+      NOW - HOUR,
+    );
+    writeFile(
+      path.join(sessions, '2026', '10', '05', 'rollout-2026-10-05T09-30-00-019a0000-0000-7000-8000-000000000002.jsonl'),
+      meta(path.join(tmp.dir, 'other')),
+      NOW,
+    );
+    const legacy = writeFile(
+      path.join(sessions, 'rollout-2025-05-02-2b7f6a1e-1111-4c2d-9e3f-445566778899.jsonl'),
+      meta(path.join(repo, 'sub')),
+      NOW - 2 * HOUR,
+    );
     writeFile(path.join(sessions, '.hidden', 'rollout-x.jsonl'), meta(repo), NOW);
-    const d = new TranscriptDiscovery({ root: repo }, { homeDir: home, env: { CODEX_HOME: codexHome }, now: () => NOW, enabledAgents: ['codex'] });
+    const d = new TranscriptDiscovery(
+      { root: repo },
+      { homeDir: home, env: { CODEX_HOME: codexHome }, now: () => NOW, enabledAgents: ['codex'] },
+    );
     const r1 = await d.scan();
     assert.deepEqual(
       r1.transcripts.map((t) => [t.filePath, t.sessionIdHint, t.cwdHint]),
@@ -178,21 +243,32 @@ describe('TranscriptDiscovery', () => {
 
   it('Gemini: hash dirs, .project_root markers, projects.json slugs and slug lookalikes confirmed by projectHash', async () => {
     const tmpDir = path.join(home, '.gemini', 'tmp');
-    const legacy = writeFile(path.join(tmpDir, geminiProjectHash(repo), 'chats', 'session-2026-10-01T09-00-aaaaaaaa.json'), '{}', NOW - 5 * HOUR);
+    const legacy = writeFile(
+      path.join(tmpDir, geminiProjectHash(repo), 'chats', 'session-2026-10-01T09-00-aaaaaaaa.json'),
+      '{}',
+      NOW - 5 * HOUR,
+    );
     writeFile(path.join(tmpDir, 'proj', '.project_root'), repo + '\n');
     const main = writeFile(path.join(tmpDir, 'proj', 'chats', 'session-2026-10-05T09-00-bbbbbbbb.jsonl'), '{}\n', NOW - HOUR);
     const sub = writeFile(path.join(tmpDir, 'proj', 'chats', 'bbbbbbbb-1111-4222-8333-444455556666', 'sub1.jsonl'), '{}\n', NOW - 2 * HOUR);
     writeFile(path.join(tmpDir, 'proj', 'logs.json'), '[]');
     writeFile(path.join(tmpDir, 'other', '.project_root'), path.join(tmp.dir, 'other'));
     writeFile(path.join(tmpDir, 'other', 'chats', 'session-2026-10-05T09-00-cccccccc.jsonl'), '{}\n', NOW);
-    writeFile(path.join(home, '.gemini', 'projects.json'), JSON.stringify({ projects: { [path.join(repo, 'sub')]: 'sub-slug', '/elsewhere': 'x' } }));
+    writeFile(
+      path.join(home, '.gemini', 'projects.json'),
+      JSON.stringify({ projects: { [path.join(repo, 'sub')]: 'sub-slug', '/elsewhere': 'x' } }),
+    );
     const mapped = writeFile(path.join(tmpDir, 'sub-slug', 'chats', 'session-2026-10-05T08-00-dddddddd.jsonl'), '{}\n', NOW - 3 * HOUR);
     const look = writeFile(
       path.join(tmpDir, 'proj-1', 'chats', 'session-2026-10-05T07-00-eeeeeeee.jsonl'),
       jsonl([{ sessionId: 'e', projectHash: geminiProjectHash(repo), startTime: 't' }]),
       NOW - 4 * HOUR,
     );
-    writeFile(path.join(tmpDir, 'proj-2', 'chats', 'session-2026-10-05T07-00-ffffffff.jsonl'), jsonl([{ sessionId: 'f', projectHash: 'nope' }]), NOW);
+    writeFile(
+      path.join(tmpDir, 'proj-2', 'chats', 'session-2026-10-05T07-00-ffffffff.jsonl'),
+      jsonl([{ sessionId: 'f', projectHash: 'nope' }]),
+      NOW,
+    );
     writeFile(path.join(tmpDir, 'f'.repeat(64), 'chats', 'session-2026-10-05T07-00-99999999.json'), '{}', NOW);
 
     const r = await discover({ enabledAgents: ['gemini'] });
@@ -214,12 +290,26 @@ describe('TranscriptDiscovery', () => {
     const wt = path.join(repo, '.worktrees', 'x');
     fs.mkdirSync(wt, { recursive: true });
     const projects = path.join(home, '.claude', 'projects');
-    const inMain = writeFile(path.join(projects, claudeProjectDirName(repo).name, 'cccccccc-0000-4000-8000-000000000001.jsonl'), claudeRec(repo), NOW - HOUR);
-    const inWt = writeFile(path.join(projects, claudeProjectDirName(wt).name, 'cccccccc-0000-4000-8000-000000000002.jsonl'), claudeRec(wt), NOW);
+    const inMain = writeFile(
+      path.join(projects, claudeProjectDirName(repo).name, 'cccccccc-0000-4000-8000-000000000001.jsonl'),
+      claudeRec(repo),
+      NOW - HOUR,
+    );
+    const inWt = writeFile(
+      path.join(projects, claudeProjectDirName(wt).name, 'cccccccc-0000-4000-8000-000000000002.jsonl'),
+      claudeRec(wt),
+      NOW,
+    );
     const r = await discover({ enabledAgents: ['claude'] }, { root: wt, gitCommonDir: path.join(repo, '.git') });
-    assert.deepEqual(r.transcripts.map((t) => t.filePath), [inWt, inMain]);
+    assert.deepEqual(
+      r.transcripts.map((t) => t.filePath),
+      [inWt, inMain],
+    );
     const alone = await discover({ enabledAgents: ['claude'] }, { root: wt });
-    assert.deepEqual(alone.transcripts.map((t) => t.filePath), [inWt]);
+    assert.deepEqual(
+      alone.transcripts.map((t) => t.filePath),
+      [inWt],
+    );
   });
 
   it('does not follow symlinks out of the agent home, but follows those inside it', async () => {
@@ -230,28 +320,44 @@ describe('TranscriptDiscovery', () => {
     const inside = writeFile(path.join(home, '.claude', 'archive', 'dddddddd-0000-4000-8000-000000000002.jsonl'), claudeRec(repo), NOW);
     fs.symlinkSync(inside, path.join(dir, 'dddddddd-0000-4000-8000-000000000002.jsonl'));
     const r = await discover({ enabledAgents: ['claude'] });
-    assert.deepEqual(r.transcripts.map((t) => path.basename(t.filePath)), ['dddddddd-0000-4000-8000-000000000002.jsonl']);
+    assert.deepEqual(
+      r.transcripts.map((t) => path.basename(t.filePath)),
+      ['dddddddd-0000-4000-8000-000000000002.jsonl'],
+    );
     assert.equal(r.stats.symlinkEscapes, 1);
   });
 
   it('skips unreadable directories and counts them (injected EACCES; real chmod where the test is not root)', async () => {
     const projects = path.join(home, '.claude', 'projects');
-    const good = writeFile(path.join(projects, claudeProjectDirName(repo).name, 'eeeeeeee-0000-4000-8000-000000000001.jsonl'), claudeRec(repo), NOW);
+    const good = writeFile(
+      path.join(projects, claudeProjectDirName(repo).name, 'eeeeeeee-0000-4000-8000-000000000001.jsonl'),
+      claudeRec(repo),
+      NOW,
+    );
     const lockedDir = path.join(projects, claudeProjectDirName(path.join(repo, 'sub')).name);
     writeFile(path.join(lockedDir, 'eeeeeeee-0000-4000-8000-000000000002.jsonl'), claudeRec(path.join(repo, 'sub')), NOW);
     const denying: TranscriptFs = {
       ...nodeTranscriptFs,
-      readdir: (d) => (d === lockedDir ? Promise.reject(Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' })) : nodeTranscriptFs.readdir(d)),
+      readdir: (d) =>
+        d === lockedDir
+          ? Promise.reject(Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' }))
+          : nodeTranscriptFs.readdir(d),
     };
     const r = await discover({ enabledAgents: ['claude'], fs: denying });
-    assert.deepEqual(r.transcripts.map((t) => t.filePath), [good]);
+    assert.deepEqual(
+      r.transcripts.map((t) => t.filePath),
+      [good],
+    );
     assert.equal(r.stats.permissionDenied, 1);
 
     // Real permissions: root ignores mode bits, so this part only proves something for other users.
     if (process.getuid?.() === 0) return;
     fs.chmodSync(lockedDir, 0o000);
     const real = await discover({ enabledAgents: ['claude'] });
-    assert.deepEqual(real.transcripts.map((t) => t.filePath), [good]);
+    assert.deepEqual(
+      real.transcripts.map((t) => t.filePath),
+      [good],
+    );
     assert.equal(real.stats.permissionDenied, 1);
   });
 

@@ -32,7 +32,14 @@ describe('TranscriptTailer', () => {
 
   function tailer(file: string, extra: Partial<TailerOptions> = {}): { t: TranscriptTailer; events: TailedEvent[] } {
     const events: TailedEvent[] = [];
-    const t = new TranscriptTailer({ agent: 'claude', filePath: file, onEvents: (b) => events.push(...b), useFsWatch: false, pollIntervalMs: 0, ...extra });
+    const t = new TranscriptTailer({
+      agent: 'claude',
+      filePath: file,
+      onEvents: (b) => events.push(...b),
+      useFsWatch: false,
+      pollIntervalMs: 0,
+      ...extra,
+    });
     tailers.push(t);
     return { t, events };
   }
@@ -100,10 +107,13 @@ describe('TranscriptTailer', () => {
     const file = writeFile(path.join(tmp.dir, `${SID}.jsonl`), jsonl([user('u1', 'one')]));
     const { t, events } = tailer(file);
     await t.start();
-    assert.deepEqual(events.map((e) => [e.event.kind, e.key]), [
-      ['session', `${file}:0:0`],
-      ['prompt', `${file}:0:1`],
-    ]);
+    assert.deepEqual(
+      events.map((e) => [e.event.kind, e.key]),
+      [
+        ['session', `${file}:0:0`],
+        ['prompt', `${file}:0:1`],
+      ],
+    );
     const second = JSON.stringify(user('u2', 'two'));
     const firstLen = fs.statSync(file).size;
     fs.appendFileSync(file, second.slice(0, 20));
@@ -150,7 +160,10 @@ describe('TranscriptTailer', () => {
       if (f.formatVersion === 'txt-2025') {
         // the legacy text format releases held-back text at the end of each read, so segments can
         // be cut differently; the merged responses and everything else are the same
-        assert.deepEqual(got.filter((e) => e.kind !== 'response'), f.expected.events.filter((e) => e.kind !== 'response'));
+        assert.deepEqual(
+          got.filter((e) => e.kind !== 'response'),
+          f.expected.events.filter((e) => e.kind !== 'response'),
+        );
       } else {
         assert.deepEqual(got, f.expected.events, `${f.agent}/${f.formatVersion}/${f.name}`);
       }
@@ -160,10 +173,16 @@ describe('TranscriptTailer', () => {
 
   it('treats CRLF files like LF files', async () => {
     const f = lineFixtures().find((x) => x.agent === 'codex' && x.formatVersion === '2026-custom-tool')!;
-    const file = writeFile(path.join(tmp.dir, path.basename(f.expected.ctx.filePath)), Buffer.from(f.bytes).toString('utf8').replace(/\n/g, '\r\n'));
+    const file = writeFile(
+      path.join(tmp.dir, path.basename(f.expected.ctx.filePath)),
+      Buffer.from(f.bytes).toString('utf8').replace(/\n/g, '\r\n'),
+    );
     const { t, events } = tailer(file, { agent: 'codex' });
     await t.start();
-    assert.deepEqual(events.map((e) => e.event), f.expected.events);
+    assert.deepEqual(
+      events.map((e) => e.event),
+      f.expected.events,
+    );
   });
 
   it('re-reads from 0 after truncation and rewrite, with keys that let a consumer drop what it saw', async () => {
@@ -178,7 +197,10 @@ describe('TranscriptTailer', () => {
     assert.equal(t.stats.resets, 1);
     const reread = events.slice(firstKeys.length);
     assert.deepEqual(prompts(reread), ['one']);
-    assert.deepEqual(reread.map((e) => e.key), firstKeys.slice(0, 2));
+    assert.deepEqual(
+      reread.map((e) => e.key),
+      firstKeys.slice(0, 2),
+    );
     fs.appendFileSync(file, jsonl([user('u4', 'four')]));
     await t.readNow();
     assert.deepEqual(prompts(events.slice(firstKeys.length + 2)), ['four']);
@@ -276,7 +298,9 @@ describe('TranscriptTailer', () => {
     it(`picks up appended lines within 1 s (${mode})`, async () => {
       const file = writeFile(path.join(tmp.dir, `${SID}.jsonl`), jsonl([user('u1', 'one')]));
       const { t, events } =
-        mode === 'fs.watch' ? tailer(file, { useFsWatch: true, pollIntervalMs: 0 }) : tailer(file, { useFsWatch: false, pollIntervalMs: 200 });
+        mode === 'fs.watch'
+          ? tailer(file, { useFsWatch: true, pollIntervalMs: 0 })
+          : tailer(file, { useFsWatch: false, pollIntervalMs: 200 });
       await t.start();
       for (const text of ['two', 'three']) {
         fs.appendFileSync(file, jsonl([user(`u-${text}`, text)]));
@@ -351,7 +375,10 @@ describe('TranscriptTailer', () => {
     // restart: the parser state comes back, nothing is emitted again except the session announcement
     const again = tailer(file, { agent: 'gemini', cwdHint: '/repo', offsetStore: store });
     await again.t.start();
-    assert.deepEqual(again.events.map((e) => e.event.kind), ['session']);
+    assert.deepEqual(
+      again.events.map((e) => e.event.kind),
+      ['session'],
+    );
   });
 });
 
@@ -360,7 +387,15 @@ describe('JsonOffsetStore', () => {
   beforeEach(() => (tmp = makeTempDir('offsets')));
   afterEach(() => tmp.cleanup());
 
-  const entry = (offset: number, updatedAt: number) => ({ offset, size: offset, ino: '1', dev: '2', fingerprint: 'AA==', mtimeMs: 1, updatedAt });
+  const entry = (offset: number, updatedAt: number) => ({
+    offset,
+    size: offset,
+    ino: '1',
+    dev: '2',
+    fingerprint: 'AA==',
+    mtimeMs: 1,
+    updatedAt,
+  });
 
   it('starts empty on a missing or invalid file and drops invalid entries', async () => {
     const file = path.join(tmp.dir, 'o.json');

@@ -54,7 +54,10 @@ describe('TranscriptWatcher', () => {
 
   it('tails existing sessions and picks up a new session and appended lines without a restart (directory events)', async () => {
     const dir = path.join(home, '.claude', 'projects', claudeProjectDirName(repo).name);
-    const s1 = writeFile(path.join(dir, 'aaaaaaaa-0000-4000-8000-000000000001.jsonl'), jsonl([claudeUser('aaaaaaaa-0000-4000-8000-000000000001', 'u1', 'first')]));
+    const s1 = writeFile(
+      path.join(dir, 'aaaaaaaa-0000-4000-8000-000000000001.jsonl'),
+      jsonl([claudeUser('aaaaaaaa-0000-4000-8000-000000000001', 'u1', 'first')]),
+    );
     const { w, events } = watcher();
     await w.start();
     assert.deepEqual(prompts(events), ['first']);
@@ -87,7 +90,10 @@ describe('TranscriptWatcher', () => {
     assert.equal(w.lastDiscovery, discovery, 'no rescan after appends');
     assert.ok(w.counters.get('watcher.appendsIgnored') > 0);
     // a new file in the same directory still triggers one
-    writeFile(path.join(dir, 'aaaaaaaa-0000-4000-8000-000000000004.jsonl'), jsonl([claudeUser('aaaaaaaa-0000-4000-8000-000000000004', 'v1', 'new')]));
+    writeFile(
+      path.join(dir, 'aaaaaaaa-0000-4000-8000-000000000004.jsonl'),
+      jsonl([claudeUser('aaaaaaaa-0000-4000-8000-000000000004', 'v1', 'new')]),
+    );
     await waitFor(() => prompts(events).includes('new'), 2000, 'the new session');
     assert.notEqual(w.lastDiscovery, discovery);
   });
@@ -98,7 +104,11 @@ describe('TranscriptWatcher', () => {
     fs.mkdirSync(path.join(home, '.cursor', 'projects', slug, 'agent-transcripts'), { recursive: true });
     const model = new SessionModel({ clock: { now: () => Date.now() } });
     const { w, events } = watcher({ useFsWatch: false, rescanIntervalMs: 150, pollIntervalMs: 100 });
-    w.onEvents((b) => model.applyAll(b.map((e) => ({ event: e.event, source: { key: e.key, transcriptPath: e.source.filePath, fileTimeMs: e.source.fileTimeMs } }))));
+    w.onEvents((b) =>
+      model.applyAll(
+        b.map((e) => ({ event: e.event, source: { key: e.key, transcriptPath: e.source.filePath, fileTimeMs: e.source.fileTimeMs } })),
+      ),
+    );
     await w.start();
     assert.equal(events.length, 0);
     const file = path.join(home, '.cursor', 'projects', slug, 'agent-transcripts', 'c9', 'c9.jsonl');
@@ -106,9 +116,15 @@ describe('TranscriptWatcher', () => {
       file,
       jsonl([
         { role: 'user', message: { content: [{ type: 'text', text: '<user_query>\nadd a readme\n</user_query>' }] } },
-        { role: 'assistant', message: { content: [{ type: 'tool_use', name: 'Write', input: { path: path.join(repo, 'README.md'), contents: '# x\n' } }] } },
+        {
+          role: 'assistant',
+          message: { content: [{ type: 'tool_use', name: 'Write', input: { path: path.join(repo, 'README.md'), contents: '# x\n' } }] },
+        },
         // a path outside the repository is still emitted: the consumer decides what to attribute
-        { role: 'assistant', message: { content: [{ type: 'tool_use', name: 'Write', input: { path: '/etc/agentnote-outside.txt', contents: 'x\n' } }] } },
+        {
+          role: 'assistant',
+          message: { content: [{ type: 'tool_use', name: 'Write', input: { path: '/etc/agentnote-outside.txt', contents: 'x\n' } }] },
+        },
       ]),
     );
     await waitFor(() => prompts(events).includes('add a readme'), 2000, 'the new Cursor session');
@@ -134,7 +150,10 @@ describe('TranscriptWatcher', () => {
     await waitFor(() => w.lastDiscovery?.watchDirs.includes(path.join(transcripts, 'c7')) ?? false, 2000, 'rescan after the new directory');
     assert.deepEqual(w.tailedFiles, []);
     const file = path.join(transcripts, 'c7', 'c7.jsonl');
-    fs.writeFileSync(file, jsonl([{ role: 'user', message: { content: [{ type: 'text', text: '<user_query>\nlate first record\n</user_query>' }] } }]));
+    fs.writeFileSync(
+      file,
+      jsonl([{ role: 'user', message: { content: [{ type: 'text', text: '<user_query>\nlate first record\n</user_query>' }] } }]),
+    );
     await waitFor(() => prompts(events).includes('late first record'), 2000, 'the first record of the pre-created directory');
     assert.deepEqual(w.tailedFiles, [file]);
     // once the transcript exists, its directory is no longer watched by the watcher (the tailer watches it)
@@ -144,13 +163,19 @@ describe('TranscriptWatcher', () => {
 
   it('stops everything on dispose', async () => {
     const dir = path.join(home, '.claude', 'projects', claudeProjectDirName(repo).name);
-    const s1 = writeFile(path.join(dir, 'bbbbbbbb-0000-4000-8000-000000000001.jsonl'), jsonl([claudeUser('bbbbbbbb-0000-4000-8000-000000000001', 'u1', 'one')]));
+    const s1 = writeFile(
+      path.join(dir, 'bbbbbbbb-0000-4000-8000-000000000001.jsonl'),
+      jsonl([claudeUser('bbbbbbbb-0000-4000-8000-000000000001', 'u1', 'one')]),
+    );
     const store = new MemoryOffsetStore();
     const { w, events } = watcher({ pollIntervalMs: 50, offsetStore: store });
     await w.start();
     w.dispose();
     fs.appendFileSync(s1, jsonl([claudeUser('bbbbbbbb-0000-4000-8000-000000000001', 'u2', 'two')]));
-    writeFile(path.join(dir, 'bbbbbbbb-0000-4000-8000-000000000002.jsonl'), jsonl([claudeUser('bbbbbbbb-0000-4000-8000-000000000002', 'v1', 'new')]));
+    writeFile(
+      path.join(dir, 'bbbbbbbb-0000-4000-8000-000000000002.jsonl'),
+      jsonl([claudeUser('bbbbbbbb-0000-4000-8000-000000000002', 'v1', 'new')]),
+    );
     await new Promise((r) => setTimeout(r, 400));
     assert.deepEqual(prompts(events), ['one']);
     assert.deepEqual(w.tailedFiles, []);

@@ -40,7 +40,10 @@ describe('IpcHostChannel', () => {
     await ch.setVisible(true);
     assert.equal(t.posted.length, 1, 'the recreated webview has not sent ready yet');
     await ch.markReady();
-    assert.deepEqual(t.posted.map((m) => m.params), [{ n: 1 }, { n: 5 }]);
+    assert.deepEqual(
+      t.posted.map((m) => m.params),
+      [{ n: 1 }, { n: 5 }],
+    );
   });
 
   it('evaluates lazy params only when it can post, once', async () => {
@@ -53,7 +56,10 @@ describe('IpcHostChannel', () => {
     assert.equal(calls, 0);
     await ch.markReady();
     assert.equal(calls, 1);
-    assert.deepEqual(t.posted.map((m) => m.params), [{ n: 1 }]);
+    assert.deepEqual(
+      t.posted.map((m) => m.params),
+      [{ n: 1 }],
+    );
   });
 
   it('drops a pending snapshot on request', async () => {

@@ -14,7 +14,15 @@ export function loadApp<T>(modulePath: string): T {
   const hit = cache.get(modulePath);
   if (hit) return hit as T;
   const entry = path.join(repoRoot(), 'src', 'webviews', 'apps', `${modulePath}.ts`);
-  const result = buildSync({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', target: 'node20', write: false, logLevel: 'silent' });
+  const result = buildSync({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    write: false,
+    logLevel: 'silent',
+  });
   const mod: { exports: Record<string, unknown> } = { exports: {} };
   new Function('module', 'exports', 'require', result.outputFiles[0].text)(mod, mod.exports, require);
   cache.set(modulePath, mod.exports);

@@ -28,8 +28,14 @@ describe('inbound webview messages', () => {
 
   describe('Timeline', () => {
     it('accepts well-formed messages and types their params', () => {
-      assert.deepEqual(parseTimelineMessage({ id: 'wv-1', method: 'timeline/ready' }), { ok: true, message: { id: 'wv-1', method: 'timeline/ready', params: undefined } });
-      assert.deepEqual(parseTimelineMessage({ id: 'wv-2', method: 'timeline/ready', params: null }), { ok: true, message: { id: 'wv-2', method: 'timeline/ready', params: undefined } });
+      assert.deepEqual(parseTimelineMessage({ id: 'wv-1', method: 'timeline/ready' }), {
+        ok: true,
+        message: { id: 'wv-1', method: 'timeline/ready', params: undefined },
+      });
+      assert.deepEqual(parseTimelineMessage({ id: 'wv-2', method: 'timeline/ready', params: null }), {
+        ok: true,
+        message: { id: 'wv-2', method: 'timeline/ready', params: undefined },
+      });
       assert.deepEqual(parseTimelineMessage({ id: 'wv-3', method: 'timeline/openEditDiff', params: { editId: 'e:1' } }), {
         ok: true,
         message: { id: 'wv-3', method: 'timeline/openEditDiff', params: { editId: 'e:1' } },
@@ -50,29 +56,58 @@ describe('inbound webview messages', () => {
     });
 
     it('rejects unknown methods, bad envelopes and bad params', () => {
-      assert.deepEqual(parseTimelineMessage({ id: 'wv-1', method: 'timeline/deleteEverything', params: {} }), { ok: false, reason: 'unknownMethod', method: 'timeline/deleteEverything' });
-      assert.deepEqual(parseTimelineMessage({ id: 'wv-1', method: 'toString' }), { ok: false, reason: 'unknownMethod', method: 'toString' });
+      assert.deepEqual(parseTimelineMessage({ id: 'wv-1', method: 'timeline/deleteEverything', params: {} }), {
+        ok: false,
+        reason: 'unknownMethod',
+        method: 'timeline/deleteEverything',
+      });
+      assert.deepEqual(parseTimelineMessage({ id: 'wv-1', method: 'toString' }), {
+        ok: false,
+        reason: 'unknownMethod',
+        method: 'toString',
+      });
       assert.deepEqual(parseTimelineMessage({ method: 'timeline/ready' }), { ok: false, reason: 'malformed' });
       assert.deepEqual(parseTimelineMessage('timeline/ready'), { ok: false, reason: 'malformed' });
       assert.deepEqual(parseTimelineMessage(null), { ok: false, reason: 'malformed' });
       const bad = (method: string, params: unknown) => parseTimelineMessage({ id: 'x', method, params });
       assert.deepEqual(bad('timeline/openNote', { sha: 'HEAD~1' }), { ok: false, reason: 'invalidParams', method: 'timeline/openNote' });
       assert.deepEqual(bad('timeline/openNote', {}), { ok: false, reason: 'invalidParams', method: 'timeline/openNote' });
-      assert.deepEqual(bad('timeline/openEditDiff', { editId: '' }), { ok: false, reason: 'invalidParams', method: 'timeline/openEditDiff' });
+      assert.deepEqual(bad('timeline/openEditDiff', { editId: '' }), {
+        ok: false,
+        reason: 'invalidParams',
+        method: 'timeline/openEditDiff',
+      });
       assert.deepEqual(bad('timeline/ready', { x: 1 }), { ok: false, reason: 'invalidParams', method: 'timeline/ready' });
       for (const file of ['/etc/passwd', '../outside.ts', 'src/../../x', 'C:\\win.ini', 'a\0b', '']) {
         assert.deepEqual(bad('timeline/openFile', { file }), { ok: false, reason: 'invalidParams', method: 'timeline/openFile' }, file);
       }
-      assert.deepEqual(bad('timeline/filterChanged', { agents: 'claude', sessionKey: null, file: null, text: '' }), { ok: false, reason: 'invalidParams', method: 'timeline/filterChanged' });
+      assert.deepEqual(bad('timeline/filterChanged', { agents: 'claude', sessionKey: null, file: null, text: '' }), {
+        ok: false,
+        reason: 'invalidParams',
+        method: 'timeline/filterChanged',
+      });
     });
 
     it('counts and logs rejections without the params', () => {
       const counters = new Counters();
       const log = recordingLogger();
-      assert.equal(acceptInbound(parseTimelineMessage, { id: 'x', method: 'timeline/openNote', params: { sha: 'secret prompt text' } }, 'timeline', log, counters), undefined);
+      assert.equal(
+        acceptInbound(
+          parseTimelineMessage,
+          { id: 'x', method: 'timeline/openNote', params: { sha: 'secret prompt text' } },
+          'timeline',
+          log,
+          counters,
+        ),
+        undefined,
+      );
       assert.equal(acceptInbound(parseTimelineMessage, { id: 'x', method: 'nope' }, 'timeline', log, counters), undefined);
       assert.equal(acceptInbound(parseTimelineMessage, 42, 'timeline', log, counters), undefined);
-      assert.deepEqual(counters.snapshot(), { 'timeline.inbound.invalidParams': 1, 'timeline.inbound.malformed': 1, 'timeline.inbound.unknownMethod': 1 });
+      assert.deepEqual(counters.snapshot(), {
+        'timeline.inbound.invalidParams': 1,
+        'timeline.inbound.malformed': 1,
+        'timeline.inbound.unknownMethod': 1,
+      });
       assert.deepEqual(log.lines, [
         'debug timeline: ignored invalidParams message timeline/openNote',
         'debug timeline: ignored unknownMethod message nope',
@@ -94,9 +129,21 @@ describe('inbound webview messages', () => {
     });
 
     it('rejects the Timeline’s methods and bad paths', () => {
-      assert.deepEqual(parseNoteMessage({ id: 'wv-1', method: 'timeline/ready' }), { ok: false, reason: 'unknownMethod', method: 'timeline/ready' });
-      assert.deepEqual(parseNoteMessage({ id: 'wv-1', method: 'note/openFile', params: { path: '/home/u/.ssh/id_rsa' } }), { ok: false, reason: 'invalidParams', method: 'note/openFile' });
-      assert.deepEqual(parseNoteMessage({ id: 'wv-1', method: 'note/copyJson', params: { text: 'x' } }), { ok: false, reason: 'invalidParams', method: 'note/copyJson' });
+      assert.deepEqual(parseNoteMessage({ id: 'wv-1', method: 'timeline/ready' }), {
+        ok: false,
+        reason: 'unknownMethod',
+        method: 'timeline/ready',
+      });
+      assert.deepEqual(parseNoteMessage({ id: 'wv-1', method: 'note/openFile', params: { path: '/home/u/.ssh/id_rsa' } }), {
+        ok: false,
+        reason: 'invalidParams',
+        method: 'note/openFile',
+      });
+      assert.deepEqual(parseNoteMessage({ id: 'wv-1', method: 'note/copyJson', params: { text: 'x' } }), {
+        ok: false,
+        reason: 'invalidParams',
+        method: 'note/copyJson',
+      });
     });
   });
 });

@@ -8,7 +8,13 @@ import { FakeTransport, recordingLogger } from './fakes';
 const slug = 'feat-validate-todo-titles';
 const raw = readText('test', 'fixtures', 'peer-repos', 'todo-api', 'notes', `${slug}.json`);
 const input: NoteViewInput = {
-  commit: { sha: 'e13b790ac9ff86cb19096bf3fe0090c4ac73bf02', short: 'e13b790', subject: 'feat: validate todo titles', author: 'Ann Dev', date: '2026-03-02T09:37:02+00:00' },
+  commit: {
+    sha: 'e13b790ac9ff86cb19096bf3fe0090c4ac73bf02',
+    short: 'e13b790',
+    subject: 'feat: validate todo titles',
+    author: 'Ann Dev',
+    date: '2026-03-02T09:37:02+00:00',
+  },
   note: peerNote('todo-api', slug),
   raw,
   strings: {},

@@ -12,8 +12,12 @@ describe('webview theming', () => {
       assert.deepEqual(css.match(/:\s*(white|black|red|green|blue|gray|grey|orange|purple|yellow)\b/gi), null, 'no named colours');
       const vars = [...css.matchAll(/var\((--[\w-]+)/g)].map((m) => m[1]);
       assert.ok(vars.length > 10);
-      assert.deepEqual(vars.filter((v) => !v.startsWith('--vscode-') && !v.startsWith('--an-')), []);
-      for (const agent of ['claude', 'cursor', 'codex', 'gemini']) assert.match(css, new RegExp(`\\.agent-${agent} \\{ --an-agent: var\\(--vscode-charts-\\w+\\); \\}`));
+      assert.deepEqual(
+        vars.filter((v) => !v.startsWith('--vscode-') && !v.startsWith('--an-')),
+        [],
+      );
+      for (const agent of ['claude', 'cursor', 'codex', 'gemini'])
+        assert.match(css, new RegExp(`\\.agent-${agent} \\{\\s*--an-agent: var\\(--vscode-charts-\\w+\\);\\s*\\}`));
       assert.ok(css.includes('body.vscode-high-contrast'), 'high-contrast rules');
       assert.ok(/color-mix\(in srgb, var\(--/.test(css), 'tints through color-mix');
     });

@@ -4,7 +4,15 @@ import { TimelineController } from '../../../src/webviews/timeline/timelineContr
 import type { TimelineState } from '../../../src/webviews/timeline/protocol';
 import { FakeTimelineSource, FakeTransport, recordingLogger, settle } from './fakes';
 
-const session = { key: 'claude:s1', agent: 'claude', sessionId: 's1', model: 'claude-opus-4-6', startedAt: '2026-03-02T09:00:00Z', lastActivityAt: '2026-03-02T09:31:00Z', active: false };
+const session = {
+  key: 'claude:s1',
+  agent: 'claude',
+  sessionId: 's1',
+  model: 'claude-opus-4-6',
+  startedAt: '2026-03-02T09:00:00Z',
+  lastActivityAt: '2026-03-02T09:31:00Z',
+  active: false,
+};
 
 function setup() {
   const t = new FakeTransport();
@@ -13,7 +21,11 @@ function setup() {
   const log = recordingLogger();
   const counters = new Counters();
   const errors: string[] = [];
-  const c = new TimelineController(t, src, log, { strings: { title: 'Agent Timeline', empty: 'Nothing yet' }, counters, onActionError: (a) => errors.push(a) });
+  const c = new TimelineController(t, src, log, {
+    strings: { title: 'Agent Timeline', empty: 'Nothing yet' },
+    counters,
+    onActionError: (a) => errors.push(a),
+  });
   return { t, src, log, counters, errors, c };
 }
 
@@ -82,7 +94,11 @@ describe('TimelineController', () => {
     const { t, src, counters, log, c } = setup();
     await c.handleMessage({ id: 'wv-1', method: 'timeline/openFile', params: { file: '../../etc/passwd' } });
     await c.handleMessage({ id: 'wv-2', method: 'timeline/runShell', params: { cmd: 'rm -rf /' } });
-    await c.handleMessage({ id: 'wv-3', method: 'timeline/filterChanged', params: { agents: ['claude'], sessionKey: null, file: null, text: 'my secret prompt' } });
+    await c.handleMessage({
+      id: 'wv-3',
+      method: 'timeline/filterChanged',
+      params: { agents: ['claude'], sessionKey: null, file: null, text: 'my secret prompt' },
+    });
     assert.deepEqual(src.calls, []);
     assert.equal(t.posted.length, 0);
     assert.deepEqual(counters.snapshot(), { 'timeline.inbound.invalidParams': 1, 'timeline.inbound.unknownMethod': 1 });

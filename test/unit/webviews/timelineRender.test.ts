@@ -36,7 +36,10 @@ describe('Timeline render', () => {
     const html = renderList(state, u) + R.renderToolbar(S.buildTimelineView(state, u), u, {}, fmt);
     assert.ok(!/<script/i.test(html), 'no script element');
     assert.ok(!/<img|<svg|<b>/i.test(html), 'no injected elements');
-    assert.ok(html.includes('&lt;script&gt;alert(1)&lt;/script&gt;\n&lt;img src=x onerror=alert(2)&gt;'), 'full text escaped, line break kept');
+    assert.ok(
+      html.includes('&lt;script&gt;alert(1)&lt;/script&gt;\n&lt;img src=x onerror=alert(2)&gt;'),
+      'full text escaped, line break kept',
+    );
     assert.ok(html.includes('&quot;&gt;&lt;svg onload=alert(3)&gt;'));
     assert.ok(html.includes('src/&lt;b&gt;&amp;&quot;&#39;.ts'));
     assert.ok(html.includes('fix: &lt;/div&gt;&lt;script&gt;x()&lt;/script&gt;'));
@@ -63,7 +66,10 @@ describe('Timeline render', () => {
 
   it('renders an edit row exactly', () => {
     const html = renderList();
-    const row = html.slice(html.indexOf('<div class="row row-edit agent-cursor origin-ai"'), html.indexOf('</div>', html.indexOf('row-edit agent-cursor')) + 6);
+    const row = html.slice(
+      html.indexOf('<div class="row row-edit agent-cursor origin-ai"'),
+      html.indexOf('</div>', html.indexOf('row-edit agent-cursor')) + 6,
+    );
     assert.equal(
       row,
       '<div class="row row-edit agent-cursor origin-ai" role="option" id="row-1" data-index="1" tabindex="-1" aria-selected="false" aria-posinset="2" aria-setsize="10">' +
@@ -75,8 +81,16 @@ describe('Timeline render', () => {
 
   it('shows commits with a ratio bar (width applied later through the CSSOM) or "no Agent Note"', () => {
     const html = renderList();
-    assert.ok(html.includes('<span class="ratio-bar" role="img" aria-label="88% AI"><span class="ratio-fill" data-ratio="88"></span></span> <span class="ratio-text">88% AI</span> <span class="muted">by line</span> <span class="agent-name">claude</span>'));
-    assert.ok(html.includes('<code class="sha">5952e93</code> <span class="subject">fix: time out slow requests</span> <span class="summary"><span class="muted">no Agent Note</span></span>'));
+    assert.ok(
+      html.includes(
+        '<span class="ratio-bar" role="img" aria-label="88% AI"><span class="ratio-fill" data-ratio="88"></span></span> <span class="ratio-text">88% AI</span> <span class="muted">by line</span> <span class="agent-name">claude</span>',
+      ),
+    );
+    assert.ok(
+      html.includes(
+        '<code class="sha">5952e93</code> <span class="subject">fix: time out slow requests</span> <span class="summary"><span class="muted">no Agent Note</span></span>',
+      ),
+    );
     assert.ok(!html.includes('style='), 'no inline styles (blocked by the CSP)');
   });
 
@@ -85,16 +99,26 @@ describe('Timeline render', () => {
     assert.ok(collapsed.includes('<span class="first-line">Create a Todo type</span>'));
     assert.ok(!collapsed.includes('prompt-full'));
     const expanded = renderList(sampleTimeline(), ui({ expanded: ['p1'] }));
-    assert.ok(expanded.includes('<div class="details"><div class="prompt-full">Create a Todo type\nin src/todo.ts</div><div class="response"><span class="label">Response</span> Created `src/todo.ts`.</div></div>'));
+    assert.ok(
+      expanded.includes(
+        '<div class="details"><div class="prompt-full">Create a Todo type\nin src/todo.ts</div><div class="response"><span class="label">Response</span> Created `src/todo.ts`.</div></div>',
+      ),
+    );
     assert.ok(expanded.includes('class="row row-prompt agent-claude expanded"'));
   });
 
   it('shows the empty state from the host strings, or the English default', () => {
     const none = { sessions: [], entries: [], strings: {} };
-    assert.equal(renderList(none, ui(), { empty: 'Noch keine Agent-Sitzungen…' }), '<div class="empty" role="status"><p>Noch keine Agent-Sitzungen…</p></div>');
+    assert.equal(
+      renderList(none, ui(), { empty: 'Noch keine Agent-Sitzungen…' }),
+      '<div class="empty" role="status"><p>Noch keine Agent-Sitzungen…</p></div>',
+    );
     assert.ok(renderList(none).includes('No agent sessions yet.'));
     const noMatch = renderList(sampleTimeline(), ui({}, { text: 'zzz' }));
-    assert.equal(noMatch, '<div class="empty" role="status"><p>Nothing matches the current filters.</p><button type="button" id="empty-clear" class="link-button">Clear filters</button></div>');
+    assert.equal(
+      noMatch,
+      '<div class="empty" role="status"><p>Nothing matches the current filters.</p><button type="button" id="empty-clear" class="link-button">Clear filters</button></div>',
+    );
   });
 
   it('renders the filter bar from the UI state', () => {
@@ -112,6 +136,9 @@ describe('Timeline render', () => {
   });
 
   it('shows a loading state before the host answered', () => {
-    assert.equal(R.renderLoading({ loading: 'Wird geladen…' }), '<div class="empty" role="status" aria-busy="true"><p>Wird geladen…</p></div>');
+    assert.equal(
+      R.renderLoading({ loading: 'Wird geladen…' }),
+      '<div class="empty" role="status" aria-busy="true"><p>Wird geladen…</p></div>',
+    );
   });
 });

@@ -22,7 +22,10 @@ describe('Timeline state', () => {
       );
       assert.equal(view.selectedId, 'c2', 'the first row holds the tab stop when nothing is selected');
       assert.deepEqual(view.agents, ['claude', 'cursor']);
-      assert.deepEqual(view.sessions.map((s) => s.key), ['cursor:c1', 'claude:s1']);
+      assert.deepEqual(
+        view.sessions.map((s) => s.key),
+        ['cursor:c1', 'claude:s1'],
+      );
       assert.deepEqual(view.files, ['src/api.ts', 'src/store.ts', 'src/todo.ts']);
       assert.equal(view.empty, null);
       assert.equal(view.filtersActive, false);
@@ -168,7 +171,12 @@ describe('Timeline state', () => {
       u = S.reduceTimelineUi(u, { type: 'setFile', file: 'src/api.ts' }, view);
       u = S.reduceTimelineUi(u, { type: 'setSession', sessionKey: 'cursor:c1' }, view);
       assert.deepEqual(u.filters, { agents: ['cursor'], sessionKey: 'cursor:c1', file: 'src/api.ts', text: '' });
-      assert.deepEqual(S.reduceTimelineUi(u, { type: 'clearFilters' }, view).filters, { agents: [], sessionKey: null, file: null, text: '' });
+      assert.deepEqual(S.reduceTimelineUi(u, { type: 'clearFilters' }, view).filters, {
+        agents: [],
+        sessionKey: null,
+        file: null,
+        text: '',
+      });
     });
 
     it('restores a persisted UI state field by field and rejects garbage', () => {
@@ -176,10 +184,18 @@ describe('Timeline state', () => {
       assert.deepEqual(S.parseTimelineUiState('x'), S.defaultTimelineUiState());
       assert.deepEqual(S.parseTimelineUiState({ v: 2, selectedId: 'a' }), S.defaultTimelineUiState());
       assert.deepEqual(
-        S.parseTimelineUiState({ v: 1, filters: { agents: ['claude', 'claude', 3], sessionKey: 'k', file: 7, text: 'q' }, selectedId: 'p1', expanded: ['p1'], scrollTop: 120 }),
+        S.parseTimelineUiState({
+          v: 1,
+          filters: { agents: ['claude', 'claude', 3], sessionKey: 'k', file: 7, text: 'q' },
+          selectedId: 'p1',
+          expanded: ['p1'],
+          scrollTop: 120,
+        }),
         { v: 1, filters: { agents: [], sessionKey: 'k', file: null, text: 'q' }, selectedId: 'p1', expanded: ['p1'], scrollTop: 120 },
       );
-      assert.deepEqual(S.parseTimelineUiState({ v: 1, filters: { agents: ['claude', 'claude'] }, scrollTop: -5 }).filters.agents, ['claude']);
+      assert.deepEqual(S.parseTimelineUiState({ v: 1, filters: { agents: ['claude', 'claude'] }, scrollTop: -5 }).filters.agents, [
+        'claude',
+      ]);
       assert.equal(S.parseTimelineUiState({ v: 1, scrollTop: -5 }).scrollTop, 0);
     });
 

@@ -13,12 +13,23 @@ describe('webview HTML and CSP', () => {
   });
 
   it('never allows inline or eval code, nor network connections', () => {
-    const html = buildWebviewHtml({ cspSource, nonce, scriptUri: 'https://x/timeline.js', styleUri: 'https://x/timeline.css', title: 'Agent Timeline', lang: 'en', loadingText: 'Loading…' });
+    const html = buildWebviewHtml({
+      cspSource,
+      nonce,
+      scriptUri: 'https://x/timeline.js',
+      styleUri: 'https://x/timeline.css',
+      title: 'Agent Timeline',
+      lang: 'en',
+      loadingText: 'Loading…',
+    });
     assert.ok(!html.includes('unsafe-inline'));
     assert.ok(!html.includes('unsafe-eval'));
     assert.ok(!html.includes('connect-src'));
     assert.ok(!/style="/.test(html), 'no inline style attributes');
-    assert.match(html, /<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;; img-src https:\/\/\*\.vscode-cdn\.net data:; style-src https:\/\/\*\.vscode-cdn\.net &#39;nonce-bm9uY2Vub25jZW5vbmNlMTI=&#39;; script-src &#39;nonce-bm9uY2Vub25jZW5vbmNlMTI=&#39;; font-src https:\/\/\*\.vscode-cdn\.net;">/);
+    assert.match(
+      html,
+      /<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;; img-src https:\/\/\*\.vscode-cdn\.net data:; style-src https:\/\/\*\.vscode-cdn\.net &#39;nonce-bm9uY2Vub25jZW5vbmNlMTI=&#39;; script-src &#39;nonce-bm9uY2Vub25jZW5vbmNlMTI=&#39;; font-src https:\/\/\*\.vscode-cdn\.net;">/,
+    );
     assert.ok(html.includes(`<script nonce="${nonce}" src="https://x/timeline.js"></script>`));
     assert.ok(html.includes(`<link rel="stylesheet" href="https://x/timeline.css" nonce="${nonce}">`));
     assert.equal((html.match(/<script/g) ?? []).length, 1, 'exactly one (nonce’d) script');

@@ -1,6 +1,14 @@
 /** Show Note app entry: DOM wiring only; the HTML comes from render.ts. */
 import './note.css';
-import { CopyJsonCommand, CopyMarkdownCommand, DidChangeNoteNotification, NoteReadyRequest, OpenInTimelineCommand, OpenNoteFileCommand, type NoteViewState } from '../../note/protocol';
+import {
+  CopyJsonCommand,
+  CopyMarkdownCommand,
+  DidChangeNoteNotification,
+  NoteReadyRequest,
+  OpenInTimelineCommand,
+  OpenNoteFileCommand,
+  type NoteViewState,
+} from '../../note/protocol';
 import { createHostChannel } from '../shared/host';
 import { localTimeFormat } from '../shared/time';
 import { parseNoteUiState, renderNoteLoading, renderNoteView } from './render';

@@ -49,11 +49,20 @@ function renderHeader(s: NoteViewState, fmt: TimeFormat): string {
   const { commit, note, strings } = s;
   const meta: [string, string][] = [];
   if (commit.author) meta.push([t(strings, 'author'), escapeHtml(commit.author)]);
-  if (commit.date) meta.push([t(strings, 'date'), `<time datetime="${escapeHtml(commit.date)}">${escapeHtml(fmt.dateTime(commit.date))}</time>`]);
-  if (note?.agent) meta.push([t(strings, 'agent'), `<span class="agent ${agentClass(note.agent)}"><span class="dot" aria-hidden="true"></span>${escapeHtml(note.agent)}</span>`]);
+  if (commit.date)
+    meta.push([t(strings, 'date'), `<time datetime="${escapeHtml(commit.date)}">${escapeHtml(fmt.dateTime(commit.date))}</time>`]);
+  if (note?.agent)
+    meta.push([
+      t(strings, 'agent'),
+      `<span class="agent ${agentClass(note.agent)}"><span class="dot" aria-hidden="true"></span>${escapeHtml(note.agent)}</span>`,
+    ]);
   if (note?.model) meta.push([t(strings, 'model'), `<code>${escapeHtml(note.model)}</code>`]);
   if (note?.session_id) meta.push([t(strings, 'session'), `<code>${escapeHtml(note.session_id)}</code>`]);
-  if (note?.timestamp) meta.push([t(strings, 'recorded'), `<time datetime="${escapeHtml(note.timestamp)}">${escapeHtml(fmt.dateTime(note.timestamp))}</time>`]);
+  if (note?.timestamp)
+    meta.push([
+      t(strings, 'recorded'),
+      `<time datetime="${escapeHtml(note.timestamp)}">${escapeHtml(fmt.dateTime(note.timestamp))}</time>`,
+    ]);
   return [
     `<header class="note-header">`,
     `<h1><code class="sha" title="${escapeHtml(commit.sha)}">${escapeHtml(commit.short)}</code> <span class="subject">${escapeHtml(commit.subject)}</span></h1>`,
@@ -66,8 +75,12 @@ function renderActions(s: NoteViewState): string {
   const buttons: string[] = [];
   const hasJson = s.raw !== undefined || s.note !== undefined;
   if (hasJson) buttons.push(`<button type="button" data-command="copyJson">${escapeHtml(t(s.strings, 'copyJson'))}</button>`);
-  if (s.note && s.invalidReason === undefined) buttons.push(`<button type="button" data-command="copyMarkdown">${escapeHtml(t(s.strings, 'copyMarkdown'))}</button>`);
-  if (s.capabilities.openInTimeline) buttons.push(`<button type="button" class="secondary" data-command="openInTimeline">${escapeHtml(t(s.strings, 'openInTimeline'))}</button>`);
+  if (s.note && s.invalidReason === undefined)
+    buttons.push(`<button type="button" data-command="copyMarkdown">${escapeHtml(t(s.strings, 'copyMarkdown'))}</button>`);
+  if (s.capabilities.openInTimeline)
+    buttons.push(
+      `<button type="button" class="secondary" data-command="openInTimeline">${escapeHtml(t(s.strings, 'openInTimeline'))}</button>`,
+    );
   return buttons.length ? `<div class="actions">${buttons.join('')}</div>` : '';
 }
 
@@ -76,7 +89,10 @@ function renderRatio(s: NoteViewState): string {
   if (!note) return '';
   const a = note.attribution;
   const r = clampRatio(a.ai_ratio);
-  const parts = [`<span class="ratio-text">${escapeHtml(t(s.strings, 'aiRatio', r))}</span>`, `<span class="muted">${escapeHtml(t(s.strings, 'method', a.method))}</span>`];
+  const parts = [
+    `<span class="ratio-text">${escapeHtml(t(s.strings, 'aiRatio', r))}</span>`,
+    `<span class="muted">${escapeHtml(t(s.strings, 'method', a.method))}</span>`,
+  ];
   if (a.lines) {
     parts.push(`<span>${escapeHtml(t(s.strings, 'lines', a.lines.ai_added, a.lines.total_added))}</span>`);
     parts.push(`<span class="muted">${escapeHtml(t(s.strings, 'deleted', a.lines.deleted))}</span>`);
@@ -91,28 +107,41 @@ function renderInteraction(it: NoteInteraction, index: number, s: NoteViewState)
   const out: string[] = [`<article class="interaction level-${level}" aria-labelledby="${titleId}">`];
   out.push(
     `<header><h3 id="${titleId}">${escapeHtml(t(strings, 'prompt', index + 1))}</h3>`,
-    it.selection ? ` <span class="badge level-badge" title="${escapeHtml(t(strings, 'level'))}">${escapeHtml(levelLabel(strings, level))}</span>` : '',
+    it.selection
+      ? ` <span class="badge level-badge" title="${escapeHtml(t(strings, 'level'))}">${escapeHtml(levelLabel(strings, level))}</span>`
+      : '',
     it.selection ? ` <span class="badge source-badge">${escapeHtml(it.selection.source)}</span>` : '',
     `</header>`,
   );
   for (const c of normalizeInteractionContexts(it)) {
-    out.push(`<div class="context"><div class="label">📝 ${escapeHtml(t(strings, 'context'))} <span class="muted">${escapeHtml(c.kind)}</span></div><div class="text">${escapeHtml(c.text)}</div></div>`);
+    out.push(
+      `<div class="context"><div class="label">📝 ${escapeHtml(t(strings, 'context'))} <span class="muted">${escapeHtml(c.kind)}</span></div><div class="text">${escapeHtml(c.text)}</div></div>`,
+    );
   }
   out.push(`<div class="prompt">${escapeHtml(it.prompt)}</div>`);
   if (typeof it.response === 'string' && it.response !== '') {
-    out.push(`<div class="response"><div class="label">🤖 ${escapeHtml(t(strings, 'response'))}</div><div class="text">${escapeHtml(it.response)}</div></div>`);
+    out.push(
+      `<div class="response"><div class="label">🤖 ${escapeHtml(t(strings, 'response'))}</div><div class="text">${escapeHtml(it.response)}</div></div>`,
+    );
   } else {
     out.push(`<p class="muted no-response">${escapeHtml(t(strings, 'noResponse'))}</p>`);
   }
   const facts: string[] = [];
   if (it.files_touched?.length) {
-    facts.push(`<dt>${escapeHtml(t(strings, 'filesTouched'))}</dt><dd>${it.files_touched.map((f) => fileButton(f, s.capabilities.openFile)).join(' ')}</dd>`);
+    facts.push(
+      `<dt>${escapeHtml(t(strings, 'filesTouched'))}</dt><dd>${it.files_touched.map((f) => fileButton(f, s.capabilities.openFile)).join(' ')}</dd>`,
+    );
   }
-  if (it.tools?.length) facts.push(`<dt>${escapeHtml(t(strings, 'tools'))}</dt><dd>${it.tools.map((tool) => `<span class="tool">${escapeHtml(tool)}</span>`).join(' ')}</dd>`);
+  if (it.tools?.length)
+    facts.push(
+      `<dt>${escapeHtml(t(strings, 'tools'))}</dt><dd>${it.tools.map((tool) => `<span class="tool">${escapeHtml(tool)}</span>`).join(' ')}</dd>`,
+    );
   if (it.selection) {
     facts.push(
       `<dt>${escapeHtml(t(strings, 'selection'))}</dt><dd>${escapeHtml(it.selection.source)}` +
-        (it.selection.signals.length ? ` — <span class="signals">${it.selection.signals.map((sig) => `<code>${escapeHtml(sig)}</code>`).join(' ')}</span>` : '') +
+        (it.selection.signals.length
+          ? ` — <span class="signals">${it.selection.signals.map((sig) => `<code>${escapeHtml(sig)}</code>`).join(' ')}</span>`
+          : '') +
         `</dd>`,
     );
   }
@@ -135,7 +164,9 @@ function renderFiles(files: readonly NoteFile[], s: NoteViewState): string {
   const head = `<h2>${escapeHtml(t(strings, 'files', files.length))}</h2>`;
   if (files.length === 0) return `<section class="files">${head}<p class="muted">${escapeHtml(t(strings, 'noFiles'))}</p></section>`;
   const rows = files.map((f) => {
-    const by = f.by_ai ? `<span class="badge by-ai">${escapeHtml(t(strings, 'ai'))}</span>` : `<span class="badge by-human">${escapeHtml(t(strings, 'human'))}</span>`;
+    const by = f.by_ai
+      ? `<span class="badge by-ai">${escapeHtml(t(strings, 'ai'))}</span>`
+      : `<span class="badge by-human">${escapeHtml(t(strings, 'human'))}</span>`;
     return [
       `<tr>`,
       `<th scope="row">${fileButton(f.path, s.capabilities.openFile)}</th>`,

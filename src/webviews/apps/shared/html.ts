@@ -14,7 +14,12 @@ export function formatTemplate(template: string, ...args: (string | number)[]): 
 }
 
 /** A localized label: the host's string if it sent one, else the English default. */
-export function label<K extends string>(strings: Record<string, string>, defaults: Record<K, string>, key: K, ...args: (string | number)[]): string {
+export function label<K extends string>(
+  strings: Record<string, string>,
+  defaults: Record<K, string>,
+  key: K,
+  ...args: (string | number)[]
+): string {
   const template = typeof strings[key] === 'string' && strings[key] !== '' ? strings[key] : defaults[key];
   return formatTemplate(template, ...args);
 }

@@ -61,7 +61,7 @@ function selectedRowEl(): HTMLElement | null {
 
 function renderToolbarPreservingFocus(): void {
   const active = document.activeElement as HTMLElement | null;
-  const focusId = active && toolbarEl.contains(active) ? (active.id || (active.dataset.agent ? `agent:${active.dataset.agent}` : '')) : '';
+  const focusId = active && toolbarEl.contains(active) ? active.id || (active.dataset.agent ? `agent:${active.dataset.agent}` : '') : '';
   const input = active instanceof HTMLInputElement ? active : undefined;
   const sel = input ? [input.selectionStart, input.selectionEnd] : undefined;
   toolbarEl.innerHTML = renderToolbar(view, ui, strings(), fmt);

@@ -77,7 +77,9 @@ function renderRowBody(row: TimelineRow, ui: TimelineUiState, strings: Strings, 
       const expanded = ui.expanded.includes(row.id);
       const details = expanded
         ? `<div class="details"><div class="prompt-full">${escapeHtml(e.text)}</div>` +
-          (e.response ? `<div class="response"><span class="label">${escapeHtml(t(strings, 'response'))}</span> ${escapeHtml(e.response)}</div>` : '') +
+          (e.response
+            ? `<div class="response"><span class="label">${escapeHtml(t(strings, 'response'))}</span> ${escapeHtml(e.response)}</div>`
+            : '') +
           `</div>`
         : '';
       return [
@@ -146,7 +148,9 @@ export function renderList(view: TimelineView, ui: TimelineUiState, strings: Str
       if (day !== undefined) out.push(`</div>`);
       day = key;
       const dayId = `day-${i}`;
-      out.push(`<div role="group" class="day" aria-labelledby="${dayId}"><div class="day-label" id="${dayId}" role="presentation">${escapeHtml(fmt.dayLabel(row.time))}</div>`);
+      out.push(
+        `<div role="group" class="day" aria-labelledby="${dayId}"><div class="day-label" id="${dayId}" role="presentation">${escapeHtml(fmt.dayLabel(row.time))}</div>`,
+      );
     }
     const selected = row.id === view.selectedId;
     const classes = ['row', `row-${row.kind}`, agentClass(row.agent)];

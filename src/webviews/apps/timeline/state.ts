@@ -127,8 +127,7 @@ export function buildTimelineView(state: TimelineState, ui: TimelineUiState): Ti
     if (e.kind === 'commit') return e.agent;
     return e.sessionKey !== null ? (sessionsByKey.get(e.sessionKey)?.agent ?? null) : null;
   };
-  const entrySession = (e: TimelineEntry): string | null | undefined =>
-    e.kind === 'commit' ? (e.sessionKey ?? null) : e.sessionKey;
+  const entrySession = (e: TimelineEntry): string | null | undefined => (e.kind === 'commit' ? (e.sessionKey ?? null) : e.sessionKey);
 
   const passes = (e: TimelineEntry): boolean => {
     if (agentSet.size > 0) {
@@ -168,7 +167,8 @@ export function buildTimelineView(state: TimelineState, ui: TimelineUiState): Ti
     if (agentSet.size > 0 && !agentSet.has(s.agent)) continue;
     if (sessionKey !== null && s.key !== sessionKey) continue;
     if (narrowing && !sessionsWithRows.has(s.key)) {
-      const matches = text !== '' && file === null && (includesText(s.model, text) || includesText(s.sessionId, text) || includesText(s.agent, text));
+      const matches =
+        text !== '' && file === null && (includesText(s.model, text) || includesText(s.sessionId, text) || includesText(s.agent, text));
       if (!matches) continue;
     }
     rows.push({ kind: 'session', id: sessionRowPrefix + s.key, time: s.startedAt, agent: s.agent, session: s });
@@ -213,12 +213,19 @@ export type TimelineUiAction =
 const pageSize = 10;
 
 /** The UI-state reducer. `view` is the view built from the current UI state (for moves). */
-export function reduceTimelineUi(ui: TimelineUiState, action: TimelineUiAction, view: Pick<TimelineView, 'rows' | 'selectedId'>): TimelineUiState {
+export function reduceTimelineUi(
+  ui: TimelineUiState,
+  action: TimelineUiAction,
+  view: Pick<TimelineView, 'rows' | 'selectedId'>,
+): TimelineUiState {
   switch (action.type) {
     case 'move': {
       const n = view.rows.length;
       if (n === 0) return ui;
-      const i = Math.max(0, view.rows.findIndex((r) => r.id === view.selectedId));
+      const i = Math.max(
+        0,
+        view.rows.findIndex((r) => r.id === view.selectedId),
+      );
       const to = {
         next: Math.min(n - 1, i + 1),
         prev: Math.max(0, i - 1),
@@ -249,7 +256,9 @@ export function reduceTimelineUi(ui: TimelineUiState, action: TimelineUiAction, 
     case 'setExpanded': {
       const has = ui.expanded.includes(action.id);
       if (has === action.expanded) return ui;
-      const expanded = action.expanded ? [...ui.expanded, action.id].slice(-maxPersistedStrings) : ui.expanded.filter((id) => id !== action.id);
+      const expanded = action.expanded
+        ? [...ui.expanded, action.id].slice(-maxPersistedStrings)
+        : ui.expanded.filter((id) => id !== action.id);
       return { ...ui, expanded };
     }
     case 'setScroll':
@@ -262,11 +271,18 @@ export function applyTimelineFocus(ui: TimelineUiState, focus: TimelineFocus | u
   if (!focus) return ui;
   let next = ui;
   if (focus.sessionKey && state.sessions.some((s) => s.key === focus.sessionKey)) {
-    next = { ...next, filters: { agents: [], sessionKey: focus.sessionKey, file: null, text: '' }, selectedId: sessionRowPrefix + focus.sessionKey };
+    next = {
+      ...next,
+      filters: { agents: [], sessionKey: focus.sessionKey, file: null, text: '' },
+      selectedId: sessionRowPrefix + focus.sessionKey,
+    };
   }
   if (focus.sha) {
     const sha = focus.sha.toLowerCase();
-    const commit = state.entries.find((e): e is TimelineCommitEntry => e.kind === 'commit' && (e.sha.toLowerCase() === sha || (sha.length >= 7 && e.sha.toLowerCase().startsWith(sha))));
+    const commit = state.entries.find(
+      (e): e is TimelineCommitEntry =>
+        e.kind === 'commit' && (e.sha.toLowerCase() === sha || (sha.length >= 7 && e.sha.toLowerCase().startsWith(sha))),
+    );
     if (commit) {
       const view = buildTimelineView(state, { ...next, selectedId: commit.id });
       // The commit may be hidden by the current filters: reveal it rather than select nothing.
@@ -369,7 +385,12 @@ export function activateRow(ui: TimelineUiState, row: TimelineRow): TimelineOutc
 }
 
 /** Apply an intent to the UI state; returns the new state plus any host command or focus move. */
-export function applyIntent(ui: TimelineUiState, intent: TimelineIntent, view: TimelineView, where: 'list' | 'filter' | 'other'): TimelineOutcome {
+export function applyIntent(
+  ui: TimelineUiState,
+  intent: TimelineIntent,
+  view: TimelineView,
+  where: 'list' | 'filter' | 'other',
+): TimelineOutcome {
   const row = view.rows.find((r) => r.id === view.selectedId);
   switch (intent.type) {
     case 'move':
@@ -389,7 +410,8 @@ export function applyIntent(ui: TimelineUiState, intent: TimelineIntent, view: T
         if (ui.filters.text !== '') return { ui: reduceTimelineUi(ui, { type: 'setText', text: '' }, view) };
         return { ui, focus: 'list' };
       }
-      if (hasActiveFilters(ui.filters)) return { ui: reduceTimelineUi(ui, { type: 'clearFilters' }, view), focus: where === 'list' ? 'list' : undefined };
+      if (hasActiveFilters(ui.filters))
+        return { ui: reduceTimelineUi(ui, { type: 'clearFilters' }, view), focus: where === 'list' ? 'list' : undefined };
       if (row?.kind === 'prompt' && ui.expanded.includes(row.id)) {
         return { ui: reduceTimelineUi(ui, { type: 'setExpanded', id: row.id, expanded: false }, view) };
       }

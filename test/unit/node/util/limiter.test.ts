@@ -19,9 +19,15 @@ describe('Limiter', () => {
     };
     const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => l.run(task(i))));
     assert.equal(peak, 3);
-    assert.deepEqual(order, Array.from({ length: 20 }, (_, i) => i));
+    assert.deepEqual(
+      order,
+      Array.from({ length: 20 }, (_, i) => i),
+    );
     assert.equal(results[7].status, 'rejected');
-    assert.deepEqual(results.filter((r) => r.status === 'fulfilled').map((r) => (r as PromiseFulfilledResult<number>).value), Array.from({ length: 20 }, (_, i) => i * 2).filter((v) => v !== 14));
+    assert.deepEqual(
+      results.filter((r) => r.status === 'fulfilled').map((r) => (r as PromiseFulfilledResult<number>).value),
+      Array.from({ length: 20 }, (_, i) => i * 2).filter((v) => v !== 14),
+    );
   });
 
   it('hands a finished slot to the waiting task: a caller arriving while it passes waits its turn', async () => {
