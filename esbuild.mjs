@@ -31,6 +31,20 @@ const extension = build({
   logLevel: 'warning',
 });
 
+// The sharing worker thread (src/node/sharing/sharingWorkerClient.ts loads dist/sharingWorker.js).
+const sharingWorker = build({
+  entryPoints: ['src/node/sharing/sharingWorker.ts'],
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  outfile: 'dist/sharingWorker.js',
+  minify: production,
+  sourcemap: !production,
+  sourcesContent: false,
+  logLevel: 'warning',
+});
+
 const webviewEntries = walk('src/webviews/apps', (p) => /[/\\]main\.ts$/.test(p));
 const webviews = webviewEntries.length
   ? build({
@@ -69,6 +83,6 @@ if (!production) {
   });
 }
 
-const [ext] = await Promise.all([extension, webviews, tests]);
+const [ext] = await Promise.all([extension, webviews, tests, sharingWorker]);
 const bytes = Object.values(ext.metafile.outputs).find((o) => o.entryPoint === 'src/extension.ts')?.bytes ?? 0;
 console.log(`built dist/extension.js (${(bytes / 1024).toFixed(0)} KB${production ? ', minified' : ''})`);
