@@ -51,14 +51,32 @@ export async function writeNote(repo: TempRepo, commit: string, note: AgentNoteV
 export async function noteLines(repo: TempRepo, ref = 'refs/notes/agentnote'): Promise<string[]> {
   const ok = await repo.gitResult(['rev-parse', '-q', '--verify', ref]);
   if (ok.code !== 0) return [];
-  const list = (await repo.git(['notes', `--ref=${ref}`, 'list'])).trim().split('\n').filter(Boolean);
-  const out: string[] = [];
-  for (const line of list) {
-    const [blob, commit] = line.split(' ');
-    const text = await repo.git(['cat-file', 'blob', blob]);
-    out.push(`${commit}\t${text}`);
-  }
+  const list = (await repo.git(['notes', `--ref=${ref}`, 'list']))
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l.split(' '));
+  const texts = await blobTexts(
+    repo,
+    list.map(([blob]) => blob),
+  );
+  const out = list.map(([blob, commit]) => `${commit}\t${texts.get(blob)}`);
   return out.sort();
+}
+
+/** Blob id → text, with one `cat-file --batch`. */
+async function blobTexts(repo: TempRepo, ids: string[]): Promise<Map<string, string>> {
+  const map = new Map<string, string>();
+  if (ids.length === 0) return map;
+  const buf = await repo.gitBuffer(['cat-file', '--batch'], { input: `${ids.join('\n')}\n` });
+  let pos = 0;
+  while (pos < buf.length) {
+    const nl = buf.indexOf(0x0a, pos);
+    const [id, , size] = buf.subarray(pos, nl).toString('utf8').split(' ');
+    map.set(id, buf.subarray(nl + 1, nl + 1 + Number(size)).toString('utf8'));
+    pos = nl + 1 + Number(size) + 1;
+  }
+  return map;
 }
 
 /** `<commit>\t<encoded note>` for expectations. */
@@ -67,12 +85,14 @@ export function expectLine(commit: string, note: AgentNoteV1 | string): string {
 }
 
 /**
- * Every object reachable from `ref` in `repo` (commits, trees, blobs of the whole notes
- * history) whose content contains `token`. Empty when the ref does not exist.
+ * Every object reachable from `ref` (or `--all`: every ref) in `repo` — commits, trees, blobs of
+ * the whole history — whose content contains `token`. Empty when the ref does not exist.
  */
 export async function objectsContaining(repo: TempRepo, ref: string, token: string): Promise<string[]> {
-  const ok = await repo.gitResult(['rev-parse', '-q', '--verify', ref]);
-  if (ok.code !== 0) return [];
+  if (ref !== '--all') {
+    const ok = await repo.gitResult(['rev-parse', '-q', '--verify', ref]);
+    if (ok.code !== 0) return [];
+  }
   const ids = (await repo.git(['rev-list', '--objects', ref]))
     .split('\n')
     .map((l) => l.split(' ')[0])

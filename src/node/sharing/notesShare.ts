@@ -39,6 +39,8 @@ export interface ShareOptions {
   /** Push attempts when the remote's notes moved meanwhile (default 3). */
   attempts?: number;
   now?: number;
+  /** Called right before each push attempt (tests: make the remote move in between). */
+  beforePush?(attempt: number): Promise<void>;
 }
 
 export type ShareResult =
@@ -143,6 +145,7 @@ export async function shareNotes(git: GitRunner, remote: string, opts: ShareOpti
         ident: await committerIdent(git, now),
       });
       // 4. push (a fast-forward of R); rejected: start again from the remote's new notes
+      await opts.beforePush?.(attempt);
       const out = await git.run(['push', '--porcelain', '--no-verify', '--no-signed', '--end-of-options', remote, `${next}:${ref}`], {
         env: networkEnv,
         timeoutMs,
