@@ -238,7 +238,6 @@ export class RepositoryService implements vscode.Disposable {
     });
     this.sharing = sharing;
     this.disposables.push(toDisposable(sharing));
-    void sharing.start();
   }
 
   notesChanged(): void {
@@ -246,12 +245,14 @@ export class RepositoryService implements vscode.Disposable {
     this.notesEmitter.fire();
   }
 
+  /** Rewrite settings, then sharing (one after the other: both write .git/config). */
   private async configureSharing(): Promise<void> {
     try {
       if (this.config.keepOnRewrite) await configureRewrite(this.git);
     } catch (e) {
-      this.log.warn(`notes sharing configuration failed: ${e instanceof Error ? e.message : String(e)}`);
+      this.log.warn(`notes rewrite configuration failed: ${e instanceof Error ? e.message : String(e)}`);
     }
+    await this.sharing?.start();
   }
 
   private onStateChange(): void {

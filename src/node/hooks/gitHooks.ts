@@ -48,6 +48,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { chmod, lstat, mkdir, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { type Logger, nullLogger } from '../../core/ports';
+import { writeConfig } from '../git/gitConfig';
 import type { GitRunner } from '../git/gitRunner';
 
 export const managedHookMarker = '# agentnote-managed (vscode)';
@@ -726,7 +727,7 @@ async function installOwnDir(
   }
   await writeFile(path.join(own, chainRecordName), `${JSON.stringify(record, null, 2)}\n`);
   if (layout.kind === 'configured') {
-    await git.run(['config', '--local', 'core.hooksPath', own], { okExitCodes: [] });
+    await writeConfig(git, ['--local', 'core.hooksPath', own]);
     report.hooksDir = own;
     report.notes.push({
       kind: 'hooksPathOverride',
@@ -755,8 +756,8 @@ export async function removeHooks(git: GitRunner, opts: HookOptions = {}): Promi
       });
       for (const name of opts.hooks ?? managedHookNames) report.results[name] = 'notManaged';
     } else {
-      if (layout.previousLocal === null) await git.run(['config', '--local', '--unset-all', 'core.hooksPath'], { okExitCodes: [5] });
-      else await git.run(['config', '--local', 'core.hooksPath', layout.previousLocal], { okExitCodes: [] });
+      if (layout.previousLocal === null) await writeConfig(git, ['--local', '--unset-all', 'core.hooksPath'], [5]);
+      else await writeConfig(git, ['--local', 'core.hooksPath', layout.previousLocal]);
       await rm(own, { recursive: true, force: true });
       for (const name of opts.hooks ?? managedHookNames) report.results[name] = 'restored';
       report.hooksDir = (await resolveHooksLayout(git)).hooksDir;

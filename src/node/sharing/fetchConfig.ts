@@ -12,6 +12,7 @@
  * glob `+refs/notes/agentnote*:refs/notes/agentnote*` is left alone (it is not ours); the forced
  * updates it causes are repaired by syncNotes().
  */
+import { writeConfig } from '../git/gitConfig';
 import type { GitRunner } from '../git/gitRunner';
 import { checkRemoteName, remoteTrackingNotesRef } from './notesGit';
 
@@ -59,11 +60,11 @@ export async function configureNotesFetch(git: GitRunner, remote: string, enable
   const change: FetchConfigChange = { remote, added: [], removed: [] };
   const remove = [legacyNotesFetchRefspec, ...(enabled ? [] : [ours])].filter((v) => values.includes(v));
   for (const v of remove) {
-    await git.run(['config', '--unset-all', `remote.${remote}.fetch`, exactly(v)], { okExitCodes: [5] });
+    await writeConfig(git, ['--unset-all', `remote.${remote}.fetch`, exactly(v)], [5]);
     change.removed.push(v);
   }
   if (enabled && !values.includes(ours)) {
-    await git.run(['config', '--add', `remote.${remote}.fetch`, ours], { okExitCodes: [] });
+    await writeConfig(git, ['--add', `remote.${remote}.fetch`, ours]);
     change.added.push(ours);
   }
   return change;

@@ -13,6 +13,7 @@
  * - Here: configureRewrite()/carryNote() — notes survive amend and rebase.
  */
 import type { GitRunner } from '../git/gitRunner';
+import { writeConfig } from '../git/gitConfig';
 import { agentNoteRef, type NoteCopyResult, type NoteStore } from '../notes/noteStore';
 
 export { remoteTrackingNotesRef } from './notesGit';
@@ -39,13 +40,13 @@ export async function configureRewrite(git: GitRunner, ref = agentNoteRef): Prom
   const refs = await configValues(git, 'notes.rewriteRef');
   const covered = refs.some((r) => r === ref || (r.endsWith('*') && ref.startsWith(r.slice(0, -1))));
   if (!covered) {
-    await git.run(['config', '--add', 'notes.rewriteRef', ref], { okExitCodes: [] });
+    await writeConfig(git, ['--add', 'notes.rewriteRef', ref]);
     changed.push('notes.rewriteRef');
   }
   for (const key of ['notes.rewrite.amend', 'notes.rewrite.rebase']) {
     const v = await configValues(git, key);
     if (v.length !== 1 || v[0].toLowerCase() !== 'true') {
-      await git.run(['config', '--replace-all', key, 'true'], { okExitCodes: [] });
+      await writeConfig(git, ['--replace-all', key, 'true']);
       changed.push(key);
     }
   }

@@ -31,7 +31,7 @@ export interface CoordinatorOptions {
   repo: RepoRef & { commonDir: string };
   /** Git for configuration reads/writes (on the caller's thread: a few short processes). */
   git: GitRunner;
-  worker: Pick<SharingWorkerClient, 'run'>;
+  worker: Pick<SharingWorkerClient, 'run'> & { lastThreadId?: number };
   log?: Logger;
   /** agentNote.sharing.push, read at the moment of use. */
   pushMode(): SharingPushMode;
@@ -57,6 +57,10 @@ export class NotesSharingCoordinator {
   /** Results of the last sync and share (tests, diagnostics). */
   lastSync: SyncResult | undefined;
   lastShare: { remote: string; result: ShareResult } | undefined;
+  /** Thread that answered the last request (the sharing worker's; tests). */
+  get lastWorkerThreadId(): number | undefined {
+    return this.opts.worker.lastThreadId;
+  }
   /** Counts of what ran. */
   readonly stats = { syncs: 0, shares: 0, pushesDetected: 0, sharesSkippedOff: 0 };
 
