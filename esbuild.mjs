@@ -1,4 +1,4 @@
-// Builds: the extension bundle (node/cjs, `vscode` external), the webview bundles (browser/iife),
+// Builds: the extension bundle (node/cjs, `vscode` external), the sharing worker thread bundle, the webview bundles (browser/iife),
 // and a transpiled copy of src + tests under out/ (not bundled) for the unit and in-host test runners.
 import { build } from 'esbuild';
 import { readdirSync, statSync, existsSync, rmSync } from 'node:fs';
