@@ -232,6 +232,7 @@ export class RepositoryService implements vscode.Disposable {
       worker: sharingWorker(),
       log: this.log,
       pushMode: () => readSharingPush(scope),
+      remoteNames: () => this.repository.state.remotes.map((r) => r.name),
       fetchEnabled: () => vscode.workspace.getConfiguration(configSection, scope).get<boolean>('notes.fetchWithBranch', true),
       beforeShare: () => this.idle(),
       onNotesChanged: () => this.notesChanged(),
@@ -365,9 +366,9 @@ export class RepositoryService implements vscode.Disposable {
   }
 
   updateConfig(config: AgentNoteConfig): void {
-    const sharingChanged = config.fetchWithBranch !== this.config.fetchWithBranch || config.sharingPush !== this.config.sharingPush;
     this.config = config;
-    if (sharingChanged) void this.sharing?.configure();
+    // sharing reads its settings (with this folder's scope) itself: a few `git config` reads
+    void this.sharing?.configure();
   }
 
   dispose(): void {

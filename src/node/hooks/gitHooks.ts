@@ -45,7 +45,7 @@
  *   touched and the outcome says why.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { chmod, lstat, mkdir, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readdir, readFile, realpath, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { type Logger, nullLogger } from '../../core/ports';
 import { writeConfig } from '../git/gitConfig';
@@ -497,7 +497,14 @@ export async function resolveHooksLayout(git: GitRunner): Promise<HooksLayout> {
   const { commonDir, top } = await gitPaths(git);
   const own = path.join(commonDir, ownHooksDirName);
   const configured = (await git.run(['config', '--type=path', '--get', 'core.hooksPath'], { okExitCodes: [1] })).trim();
-  if (!configured) return { kind: 'default', hooksDir: path.join(commonDir, 'hooks') };
+  if (!configured) {
+    const hooksDir = path.join(commonDir, 'hooks');
+    // `.git/hooks` may be a link to a folder of the work tree (a team's tracked hooks): never written either
+    const real = await realpath(hooksDir).catch(() => undefined);
+    if (top && real && insideDir(await realpath(top), real) && !insideDir(await realpath(commonDir), real))
+      return { kind: 'configured', hooksDir, configured: real, inWorkTree: true };
+    return { kind: 'default', hooksDir };
+  }
   const base = top ?? commonDir; // hooks run in the work-tree root (the git dir when bare)
   const hooksDir = path.resolve(base, configured);
   if (path.resolve(hooksDir) === path.resolve(own)) {

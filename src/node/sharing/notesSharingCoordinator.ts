@@ -35,6 +35,8 @@ export interface CoordinatorOptions {
   log?: Logger;
   /** agentNote.sharing.push, read at the moment of use. */
   pushMode(): SharingPushMode;
+  /** The configured remote names without a git process (the host: the git extension's state); default `git remote`. */
+  remoteNames?(): readonly string[];
   /** agentNote.notes.fetchWithBranch, read at the moment of use. */
   fetchEnabled(): boolean;
   /** Awaited before a share (e.g. the note of the commit just pushed is still being written). */
@@ -66,7 +68,7 @@ export class NotesSharingCoordinator {
 
   constructor(private readonly opts: CoordinatorOptions) {
     this.log = opts.log ?? nullLogger;
-    this.detector = new PushDetector(opts.repo.commonDir, () => this.remotes);
+    this.detector = new PushDetector(opts.repo.commonDir, () => opts.remoteNames?.() ?? this.remotes);
   }
 
   start(): Promise<void> {
@@ -136,7 +138,12 @@ export class NotesSharingCoordinator {
   }
 
   private async check(): Promise<void> {
-    this.remotes = await remoteNames(this.opts.git).catch(() => this.remotes);
+    if (!this.opts.remoteNames) this.remotes = await remoteNames(this.opts.git).catch(() => this.remotes);
+    else {
+      // a remote added (or removed) since: give it its refspec
+      const now = [...this.opts.remoteNames()].sort().join('\n');
+      if (now && now !== [...this.remotes].sort().join('\n')) await this.configure();
+    }
     const pushes = await this.detector.check();
     const fp = await this.refsFingerprint();
     if (fp !== this.fingerprint) {

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { chmod, lstat, mkdir, readdir, readFile, readlink, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readdir, readFile, readlink, rename, rm, stat, symlink, unlink, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { encodeNote } from '../../../src/core/notes/noteCodec';
 import type { AgentNoteV1 } from '../../../src/core/notes/noteTypes';
@@ -444,6 +444,24 @@ describe('gitHooks', function () {
       } finally {
         await writeFile(path.join(isolatedHome(), '.gitconfig'), '');
       }
+    });
+
+    it('a .git/hooks that links to a folder of the work tree is treated like core.hooksPath: never written', async () => {
+      const team = path.join(repo.dir, 'tools', 'hooks');
+      await mkdir(team, { recursive: true });
+      await writeFile(path.join(team, 'pre-push'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+      await rm(path.join(repo.dir, '.git', 'hooks'), { recursive: true, force: true });
+      await symlink(team, path.join(repo.dir, '.git', 'hooks'));
+      const before = await snapshot(team);
+      const r = await installHooks(git);
+      assert.equal(r.layout, 'configured');
+      assert.deepEqual(await snapshot(team), before);
+      await journal({ heartbeatAgeSec: 60, changes: true });
+      await commit('linked hooks');
+      assert.equal(await trailer(), sid);
+      await removeHooks(git);
+      assert.equal((await repo.gitResult(['config', '--local', 'core.hooksPath'])).code, 1);
+      assert.deepEqual(await snapshot(team), before);
     });
 
     it('our directory without its record: says so and changes nothing', async () => {
