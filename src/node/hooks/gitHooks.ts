@@ -529,7 +529,6 @@ export async function resolveHooksDir(git: GitRunner): Promise<string> {
 // ── status ──
 
 export async function hookStatus(git: GitRunner, opts: HookOptions = {}): Promise<HooksStatus> {
-  void opts;
   const layout = await resolveHooksLayout(git);
   const { top } = await gitPaths(git);
   const hooks: HookInfo[] = [];

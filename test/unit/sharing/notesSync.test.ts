@@ -160,14 +160,21 @@ describe('notes fetch, merge and repair (two clones through a bare remote)', fun
         );
         const r = await syncNotes(k.b.runner(), { now });
         assert.ok(r.repaired >= 1);
-        assert.deepEqual(
-          await noteLines(k.b),
-          [
-            expectLine(k.c1, aNote('A shared, updated', '2026-03-01T12:00:00.000Z')),
-            expectLine(c2, aNote('B unpushed')),
-            expectLine(c3, aNote('B unpushed too')),
-          ].sort(),
-        );
+        const all = [
+          expectLine(k.c1, aNote('A shared, updated', '2026-03-01T12:00:00.000Z')),
+          expectLine(c2, aNote('B unpushed')),
+          expectLine(c3, aNote('B unpushed too')),
+        ].sort();
+        assert.deepEqual(await noteLines(k.b), all);
+        // B pushes its branch: its notes follow; A fetches: all three sides line for line the same
+        await k.b.git(['push', '-q', 'origin', 'main']);
+        assert.equal((await shareNotes(k.b.runner(), 'origin', { now })).status, 'pushed');
+        await configureNotesFetch(k.a.runner(), 'origin', true);
+        assert.equal((await k.a.gitResult([how, '-q'])).code, 0);
+        await syncNotes(k.a.runner(), { now });
+        assert.deepEqual(await noteLines(k.remote), all);
+        assert.deepEqual(await noteLines(k.a), all);
+        assert.deepEqual(await noteLines(k.b), all);
       });
     }
 
