@@ -626,7 +626,8 @@ function benchNote(agent, prompt, timestamp) {
  * `SharingWorkerClient.run('sync')` (the sharing worker thread) merges them. Measured on the
  * calling thread, which stands for the extension host's: the longest event-loop stall while the
  * merge runs (a 1 ms timer: the largest gap between its ticks, minus 1 ms), and the merge's
- * duration. Baseline: the same merge run on the calling thread (`syncNotes` directly).
+ * duration. Baseline: the same merge run on the calling thread (`syncNotes` directly). Control:
+ * the same watch for as long with nothing to do (the machine's own scheduling delays).
  * Each sample starts from the same state (the local notes ref reset before the merge).
  */
 export async function notesMergeBench({ dir, home, count = 1000, samples = 3 }) {
@@ -693,7 +694,16 @@ export async function notesMergeBench({ dir, home, count = 1000, samples = 3 }) 
     if (!r?.changed || r.merged?.[0]?.conflicts !== count) throw new Error(`merge result unexpected: ${JSON.stringify(r).slice(0, 300)}`);
   };
   const worker = new SharingWorkerClient({ idleMs: 60_000 });
-  const out = { count, conflicts: count, worker: { stallMs: [], ms: [] }, inThread: { stallMs: [], ms: [] }, threadIds: [] };
+  const out = {
+    count,
+    conflicts: count,
+    worker: { stallMs: [], ms: [] },
+    inThread: { stallMs: [], ms: [] },
+    idle: { stallMs: [] },
+    threadIds: [],
+  };
+  // control: the same watch over the same time with nothing to do (what the machine alone costs the thread)
+  const idleFor = (ms) => watched(() => new Promise((res) => setTimeout(res, ms)));
   try {
     // warm-up: starts the worker thread (its start-up is part of the first real merge in the extension, measured separately)
     reset();
@@ -708,6 +718,7 @@ export async function notesMergeBench({ dir, home, count = 1000, samples = 3 }) 
       out.worker.stallMs.push(w.stallMs);
       out.worker.ms.push(w.ms);
       out.threadIds.push(worker.lastThreadId);
+      out.idle.stallMs.push((await idleFor(w.ms)).stallMs);
       reset();
       const t = await watched(() => syncNotes(new GitRunner(b, { niceness: 10 }), { commonDir }));
       check(t.result);
