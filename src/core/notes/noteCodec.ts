@@ -165,3 +165,49 @@ export function decodeNote(text: string): DecodedNote {
   if (!r.ok) return { kind: 'invalid', reason: r.reason, raw };
   return { kind: 'valid', note: r.note, legacy: r.legacy, raw, issues: r.issues };
 }
+
+/** Limits of decodeNoteWithinLimits (defaults: 1 MiB, 64 levels of nesting). */
+export interface NoteReadLimits {
+  /** Longest note text (UTF-16 code units, a lower bound of its UTF-8 size) that is parsed at all. */
+  maxChars?: number;
+  /** Deepest nesting of JSON arrays/objects that is parsed at all. */
+  maxDepth?: number;
+}
+
+export const defaultNoteReadLimits: Required<NoteReadLimits> = { maxChars: 1024 * 1024, maxDepth: 64 };
+
+/** Deepest bracket nesting outside strings, stopping as soon as it passes `limit`. */
+function nestingDepthExceeds(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (inString) {
+      if (ch === 0x5c) i++;
+      else if (ch === 0x22) inString = false;
+      continue;
+    }
+    if (ch === 0x22) inString = true;
+    else if (ch === 0x7b || ch === 0x5b) {
+      if (++depth > limit) return true;
+    } else if (ch === 0x7d || ch === 0x5d) depth--;
+  }
+  return false;
+}
+
+/**
+ * decodeNote for notes from other clones and tools (merge, push): a note longer than `maxChars`
+ * or nested deeper than `maxDepth` is `invalid` without being parsed, and nothing thrown while
+ * parsing escapes (`invalid`, reason "unreadable note"). Placeholder for the shared read limits
+ * of issue #14 part 3: the note-reading task may replace its body, the contract stays.
+ */
+export function decodeNoteWithinLimits(text: string, limits: NoteReadLimits = {}): DecodedNote {
+  const { maxChars, maxDepth } = { ...defaultNoteReadLimits, ...limits };
+  if (text.length > maxChars) return { kind: 'invalid', reason: `note too large (${text.length} characters)`, raw: text };
+  if (nestingDepthExceeds(text, maxDepth)) return { kind: 'invalid', reason: `note nested deeper than ${maxDepth} levels`, raw: text };
+  try {
+    return decodeNote(text);
+  } catch {
+    return { kind: 'invalid', reason: 'unreadable note', raw: text };
+  }
+}
