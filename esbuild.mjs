@@ -9,6 +9,7 @@ const production = process.argv.includes('--production');
 function walk(dir, pred, acc = []) {
   if (!existsSync(dir)) return acc;
   for (const name of readdirSync(dir)) {
+    if (name === 'node_modules') continue;
     const p = join(dir, name);
     if (statSync(p).isDirectory()) walk(p, pred, acc);
     else if (pred(p)) acc.push(p);
@@ -40,6 +41,9 @@ const webviews = webviewEntries.length
       format: 'iife',
       target: 'es2022',
       outdir: 'dist/webviews',
+      // the codicon font imported by shared/codicons.css is copied next to the app's CSS
+      loader: { '.ttf': 'file' },
+      assetNames: '[name]-[hash]',
       minify: production,
       sourcemap: !production,
       sourcesContent: false,
