@@ -17,6 +17,9 @@ function walk(dir, pred, acc = []) {
   return acc;
 }
 
+// a production build starts from an empty dist/ (no source map or asset of a development build may be packaged)
+if (production) rmSync('dist', { recursive: true, force: true });
+
 const extension = build({
   entryPoints: ['src/extension.ts'],
   bundle: true,

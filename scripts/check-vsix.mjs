@@ -94,7 +94,8 @@ export function checkVsix(vsixPath, { listed } = {}) {
   check('no source maps, sources, tests or node_modules', !names.some((n) => /\.map$|\/src\/|\/test\/|node_modules/.test(n)));
   if (listed) {
     const inZip = new Set(names.filter((n) => n.startsWith('extension/')).map((n) => n.slice('extension/'.length).toLowerCase()));
-    const missing = listed.filter((f) => !inZip.has(f.toLowerCase()));
+    // vsce stores LICENSE as LICENSE.txt
+    const missing = listed.filter((f) => !inZip.has(f.toLowerCase()) && !inZip.has(`${f.toLowerCase()}.txt`));
     check('`vsce ls` lists exactly what is in the archive', missing.length === 0, missing.join(', '));
   }
 
@@ -132,7 +133,11 @@ export function checkVsix(vsixPath, { listed } = {}) {
       cap.virtualWorkspaces !== undefined,
   );
   const walk = pkg.contributes?.walkthroughs ?? [];
-  const walkMedia = walk.flatMap((w) => w.steps.flatMap((s) => [s.media?.markdown, s.media?.image, s.media?.svg].filter(Boolean)));
+  const walkMedia = walk.flatMap((w) =>
+    w.steps.flatMap((s) =>
+      [s.media?.markdown, s.media?.image, s.media?.svg].flatMap((m) => (m && typeof m === 'object' ? Object.values(m) : m ? [m] : [])),
+    ),
+  );
   check(
     'walkthrough steps have titles and their media is packaged',
     walk.length > 0 &&
