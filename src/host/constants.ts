@@ -18,9 +18,9 @@ export const linkableCommands: readonly CommandId[] = [commands.showNote, comman
 
 /** Context keys set with setContext. */
 export const contextKeys = {
-  hasRepository: 'agentNote:hasRepository',
+  hasRepository: 'agentNote.hasRepository',
   /** A transcript of an enabled agent is tailed in a repository of the workspace (walkthrough). */
-  agentDetected: 'agentNote:agentDetected',
+  agentDetected: 'agentNote.agentDetected',
   /** A repository of the workspace has a commit with a note (walkthrough). */
-  hasNote: 'agentNote:hasNote',
+  hasNote: 'agentNote.hasNote',
 } as const;

@@ -227,8 +227,8 @@ export async function reportIssue(services: Services): Promise<string> {
 }
 
 /**
- * Context keys of the walkthrough's completion events: `agentNote:agentDetected` (a transcript of an
- * enabled agent is tailed) and `agentNote:hasNote` (a repository has a noted commit).
+ * Context keys of the walkthrough's completion events: `agentNote.agentDetected` (a transcript of an
+ * enabled agent is tailed) and `agentNote.hasNote` (a repository has a noted commit).
  */
 export class WalkthroughContext implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];

@@ -230,41 +230,37 @@ for (const [name, theme] of themes) {
     });
 
     if (name === 'dark')
-      it('the walkthrough shows what was found and ticks the steps that are done', async function () {
-        await runCommand(wb.page, 'Welcome: Open Walkthrough...');
-        const input = wb.page.locator('.quick-input-widget input');
-        await input.fill('Get Started with Agent Note');
-        await wb.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Get Started with Agent Note' }).first().waitFor();
-        await wb.page.keyboard.press('Enter');
+      it('the walkthrough shows its steps, and its buttons show what was found and the timeline', async function () {
+        const openWalkthrough = async () => {
+          await runCommand(wb.page, 'Welcome: Open Walkthrough...');
+          const input = wb.page.locator('.quick-input-widget input');
+          await input.fill('Get Started with Agent Note');
+          await wb.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Get Started with Agent Note' }).first().waitFor();
+          await wb.page.keyboard.press('Enter');
+        };
+        await openWalkthrough();
         const step = (title) => wb.page.locator('.getting-started-step', { hasText: title }).first();
         await step('Open a git repository').waitFor({ timeout: 30_000 });
         for (const title of ['See what Agent Note found', 'Commit and get your first note', 'Where to look', 'Sharing and privacy'])
           await step(title).waitFor();
-        // done by the demo repository itself: a repository, a tailed Claude transcript, noted commits
-        for (const title of ['Open a git repository', 'See what Agent Note found', 'Commit and get your first note'])
-          await wb.page.waitForFunction(
-            (t) =>
-              [...document.querySelectorAll('.getting-started-step')].some(
-                (e) => e.textContent.includes(t) && e.classList.contains('complete'),
-              ),
-            title,
-            { timeout: 30_000 },
-          );
         await step('See what Agent Note found').click();
-        await wb.page
-          .locator('.getting-started-step.expanded a, .getting-started-step.expanded .button-link', { hasText: 'Show Status' })
-          .first()
-          .waitFor();
+        await wb.page.locator('.getting-started-step.expanded', { hasText: 'Show Status' }).first().waitFor();
         await shot(wb.page, 'surfaces-dark-walkthrough');
         await partShot(wb.page, 'dark-walkthrough', wb.page.locator('#workbench\\.parts\\.editor'), 0);
-        // the step's command: what Agent Note found, as a quick pick
-        await runCommand(wb.page, 'Agent Note: Show Status');
+        // the step's button: what Agent Note found, as a quick pick
+        await wb.page.locator('.getting-started-step.expanded').getByText('Show Status', { exact: true }).first().click();
         const pick = wb.page.locator('.quick-input-widget');
         await pick.locator('.monaco-list-row', { hasText: 'Claude Code' }).first().waitFor({ timeout: 30_000 });
-        assert.match(await pick.innerText(), /demo-shop/);
-        assert.match(await pick.innerText(), /Claude Code[\s\S]*transcripts in this workspace/);
+        const text = await pick.innerText();
+        assert.match(text, /demo-shop/);
+        assert.match(text, /Claude Code[\s\S]*transcripts in this workspace/);
+        assert.match(text, /noted commits/);
         await partShot(wb.page, 'dark-status', pick);
         await wb.page.keyboard.press('Escape');
+        // the next step's button opens the timeline
+        await step('Where to look').click();
+        await wb.page.locator('.getting-started-step.expanded').getByText('Show Timeline', { exact: true }).first().click();
+        await webview(wb.page).locator('[role="listbox"]').waitFor({ timeout: 30_000 });
       });
   });
 }

@@ -51,7 +51,16 @@ export async function runCommand(page, title) {
   const input = page.locator('.quick-input-widget input');
   await input.waitFor();
   await input.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 30_000 });
+  const rows = page.locator('.quick-input-list .monaco-list-row', { hasText: title });
+  await rows.first().waitFor({ timeout: 30_000 });
+  // the row of exactly this command (a fuzzy match or a recently used one may be listed first)
+  for (let i = 0; i < (await rows.count()); i++) {
+    const label = (await rows.nth(i).getAttribute('aria-label')) ?? '';
+    if (label === title || label.startsWith(`${title},`) || label.startsWith(`${title} `)) {
+      await rows.nth(i).click();
+      return;
+    }
+  }
   await page.keyboard.press('Enter');
 }
 
