@@ -291,7 +291,7 @@ export function ensureHarness({ check = false } = {}) {
       );
   }
   const t0 = Date.now();
-  say('installing the test harness (code-server 4.100.3, playwright-core; compiles native modules, 2–3 minutes the first time)…');
+  say('installing the test harness (code-server 4.100.3, playwright-core; compiles native modules, 1–2 minutes the first time)…');
   const log = logFile('harness');
   writeFileSync(log, '');
   rmSync(STAMP, { force: true });
