@@ -13,6 +13,7 @@ import { uncommittedSha } from '../../core/blame/blamePorcelain';
 import { buildPrReport } from '../../core/report/prReport';
 import { agentDisplayName } from '../../core/format/textFormat';
 import { type HookNote, installHooks, removeHooks } from '../../node/hooks/gitHooks';
+import { reportIssue, showStatus } from '../diagnostics';
 
 /** Arguments of command links (hover, CodeLens, timeline): validated, never trusted blindly. */
 interface CommitArg {
@@ -165,6 +166,14 @@ export function registerCommands(services: Services): vscode.Disposable[] {
       ),
     ),
     vscode.commands.registerCommand(commands.showLog, () => services.log.channel.show()),
+    vscode.commands.registerCommand(
+      commands.showStatus,
+      guard(commands.showStatus, () => showStatus(services)),
+    ),
+    vscode.commands.registerCommand(
+      commands.reportIssue,
+      guard(commands.reportIssue, () => reportIssue(services)),
+    ),
   ];
 }
 
