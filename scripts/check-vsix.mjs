@@ -87,10 +87,15 @@ export function checkVsix(vsixPath, { listed } = {}) {
     (n) =>
       !/^(\[Content_Types\]\.xml|extension\.vsixmanifest)$/.test(n) &&
       !/^extension\/(package\.json|package\.nls(\.[a-z-]+)?\.json|readme\.md|changelog\.md|LICENSE\.txt|LICENSE)$/i.test(n) &&
-      !/^extension\/dist\/(extension\.js|webviews\/[^/]+\.(js|css|ttf))$/.test(n) &&
+      !/^extension\/dist\/(extension\.js|[a-z][A-Za-z]*Worker\.js|webviews\/[^/]+\.(js|css|ttf))$/.test(n) &&
       !/^extension\/(media|l10n)\//.test(n),
   );
-  check('only the bundle, webview assets, media, l10n and docs are packaged', unexpected.length === 0, unexpected.slice(0, 10).join(', '));
+  check('only the bundle, its workers, webview assets, media, l10n and docs are packaged', unexpected.length === 0, unexpected.slice(0, 10).join(', '));
+  // Every worker thread the bundle starts (new Worker(path.join(…, 'xWorker.js'))) must be in the package.
+  const bundle = text('extension/dist/extension.js') ?? '';
+  const workers = [...new Set([...bundle.matchAll(/["'`]([a-z][A-Za-z]*Worker\.js)["'`]/g)].map((m) => m[1]))];
+  const absent = workers.filter((w) => !files.has(`extension/dist/${w}`));
+  check('every worker the bundle starts is packaged', absent.length === 0, absent.join(', '));
   check('no source maps, sources, tests or node_modules', !names.some((n) => /\.map$|\/src\/|\/test\/|node_modules/.test(n)));
   if (listed) {
     const inZip = new Set(names.filter((n) => n.startsWith('extension/')).map((n) => n.slice('extension/'.length).toLowerCase()));
