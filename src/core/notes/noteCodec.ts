@@ -5,6 +5,14 @@
  * encoder reproduces those bytes with the documented key order at every level; keys unknown to
  * us are written after the known keys, in their original order. Decoding never throws.
  */
+import {
+  checkNoteLimits,
+  defaultNoteReadLimits,
+  type NoteLimitViolation,
+  type NoteReadLimits,
+  utf8Length,
+  violationReason,
+} from './noteLimits';
 import { normalizeContexts, parseAgentNote, type NoteLegacyForm } from './noteSchema';
 import type { AgentNoteV1, NoteContext } from './noteTypes';
 
@@ -21,9 +29,12 @@ export type DecodedNote =
     }
   | {
       kind: 'invalid';
-      /** Short, human readable, e.g. "not JSON", "missing interactions array". */
+      /** Short, human readable, e.g. "not JSON", "missing interactions array", "note too large (31.5 MB; …)". */
       reason: string;
+      /** The note text as read; empty for a note over the size limit (it is never loaded). */
       raw: string;
+      /** Set when a read limit (noteLimits.ts) was passed: the note was not parsed. */
+      violation?: NoteLimitViolation;
     };
 
 const topKeys = ['v', 'agent', 'session_id', 'timestamp', 'model', 'interactions', 'files', 'attribution'];
@@ -147,11 +158,30 @@ function classifyUnparsable(trimmed: string): string {
   return 'not JSON';
 }
 
+/** The invalid result for a note that is not even read (its size is known from git). */
+export function tooLargeNote(size: number, limits: Pick<NoteReadLimits, 'maxBytes'> = defaultNoteReadLimits): DecodedNote {
+  const violation: NoteLimitViolation = { kind: 'tooLarge', size, limit: limits.maxBytes };
+  return { kind: 'invalid', reason: violationReason(violation), raw: '', violation };
+}
+
 /**
- * Decodes a note's text. Never throws: anything unusable is `{kind:'invalid', reason}`.
+ * Decodes a note's text under read limits (noteLimits.ts: size, nesting depth, number of values;
+ * checked before JSON.parse). Never throws: anything unusable is `{kind:'invalid', reason}`.
  * Like the CLI, surrounding whitespace is ignored; a UTF-8 BOM is tolerated.
  */
-export function decodeNote(text: string): DecodedNote {
+export function decodeNote(text: string, limits: NoteReadLimits = defaultNoteReadLimits): DecodedNote {
+  try {
+    const violation = checkNoteLimits(text, limits);
+    if (violation)
+      return { kind: 'invalid', reason: violationReason(violation), raw: violation.kind === 'tooLarge' ? '' : text, violation };
+    return decodeWithinLimits(text);
+  } catch (e) {
+    // a last resort: nothing above should throw on any input
+    return { kind: 'invalid', reason: `unreadable note (${e instanceof Error ? e.name : 'error'})`, raw: '' };
+  }
+}
+
+function decodeWithinLimits(text: string): DecodedNote {
   const raw = text;
   const trimmed = text.replace(/^\uFEFF/, '').trim();
   if (!trimmed) return { kind: 'invalid', reason: 'empty note', raw };
@@ -164,4 +194,40 @@ export function decodeNote(text: string): DecodedNote {
   const r = parseAgentNote(value);
   if (!r.ok) return { kind: 'invalid', reason: r.reason, raw };
   return { kind: 'valid', note: r.note, legacy: r.legacy, raw, issues: r.issues };
+}
+
+export type SafeDecodeResult =
+  | { ok: true; note: AgentNoteV1; legacy: NoteLegacyForm; issues: string[]; raw: string }
+  | {
+      ok: false;
+      /** Why the note cannot be used ("note too large (…)", "not JSON", "missing files array"…). */
+      reason: string;
+      /** Size of the input in UTF-8 bytes. */
+      size: number;
+      violation?: NoteLimitViolation;
+    };
+
+/**
+ * The simple entry point for any code that handles a note from outside (sharing, merge, push):
+ * bytes or text in, a usable note or a reason out. Bytes over `limits.maxBytes` are not even
+ * decoded to a string. Never throws.
+ */
+export function decodeNoteSafely(input: string | Uint8Array, limits: NoteReadLimits = defaultNoteReadLimits): SafeDecodeResult {
+  let text: string;
+  let size: number;
+  if (typeof input === 'string') {
+    text = input;
+    size = -1;
+  } else {
+    size = input.byteLength;
+    if (size > limits.maxBytes) {
+      const d = tooLargeNote(size, limits);
+      return { ok: false, reason: d.kind === 'invalid' ? d.reason : '', size, violation: d.kind === 'invalid' ? d.violation : undefined };
+    }
+    text = new TextDecoder('utf-8', { fatal: false }).decode(input);
+  }
+  const d = decodeNote(text, limits);
+  if (d.kind === 'valid') return { ok: true, note: d.note, legacy: d.legacy, issues: d.issues, raw: d.raw };
+  if (size < 0) size = d.violation?.kind === 'tooLarge' ? d.violation.size : utf8Length(text);
+  return { ok: false, reason: d.reason, size, ...(d.violation ? { violation: d.violation } : {}) };
 }
