@@ -41,10 +41,8 @@ export function ratioBar(ratio: number, width = 10): string {
   return '█'.repeat(filled) + '░'.repeat(width - filled);
 }
 
-/** Escapes text for Markdown (hover content is untrusted prompt text). */
-export function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, (c) => `\\${c}`).replace(/\r?\n/g, ' ');
-}
+/** Escapes one line of untrusted text for a VS Code MarkdownString (see src/core/text/escape.ts). */
+export { escapeMarkdown } from '../text/escape';
 
 export function agentDisplayName(agent: string | null | undefined): string {
   switch (agent) {

@@ -12,6 +12,8 @@ import { lookupTarget, relPath } from '../hover/noteHoverProvider';
 import { uncommittedSha } from '../../core/blame/blamePorcelain';
 import { buildPrReport } from '../../core/report/prReport';
 import { agentDisplayName } from '../../core/format/textFormat';
+import { isObjectId, isSafeRevision } from '../../core/git/gitArgs';
+import { plainLabel } from '../../core/text/escape';
 import { installHooks, removeHooks } from '../../node/hooks/gitHooks';
 
 /** Arguments of command links (hover, CodeLens, timeline): validated, never trusted blindly. */
@@ -26,7 +28,7 @@ function parseArg(a: unknown): CommitArg {
   const o = a as Record<string, unknown>;
   return {
     root: typeof o.root === 'string' ? o.root : undefined,
-    sha: typeof o.sha === 'string' && /^[0-9a-f]{40}$/.test(o.sha) ? o.sha : undefined,
+    sha: isObjectId(o.sha) ? o.sha : undefined,
     index: typeof o.index === 'number' && Number.isInteger(o.index) && o.index >= 0 ? o.index : undefined,
   };
 }
@@ -125,13 +127,28 @@ export function registerCommands(services: Services): vscode.Disposable[] {
       guard(commands.copyPrReport, async (raw?: unknown) => {
         const repo = repoFor(parseArg(raw));
         if (!repo) return noRepo();
-        const base = await pickBase(repo, (raw as { base?: string } | undefined)?.base);
+        const base = await pickBase(repo, (raw as { base?: unknown } | undefined)?.base);
         if (!base) return undefined;
-        const commits = await rangeCommits(repo.git, base);
+        const commits = await rangeCommits(repo.git, base, 'HEAD', prReportMaxCommits);
         const rows = [];
+        // every note is read under the store's limits, and the report as a whole loads at most
+        // prReportMaxNoteBytes of note text: the rest are listed as not read, with the reason
+        let loaded = 0;
         for (const c of commits) {
-          const d = await repo.notes.read(c.sha);
-          rows.push({ sha: c.sha, short: c.short, subject: c.subject, note: d?.kind === 'valid' ? d.note : undefined });
+          const size = await repo.notes.noteSize(c.sha);
+          if (size !== undefined && size <= repo.notes.limits.maxBytes && loaded + size > prReportMaxNoteBytes) {
+            rows.push({ sha: c.sha, short: c.short, subject: c.subject, noteError: 'not read: the report reached its size limit' });
+            continue;
+          }
+          const d = size === undefined ? undefined : await repo.notes.read(c.sha);
+          if (d?.kind === 'valid') loaded += size ?? 0;
+          rows.push({
+            sha: c.sha,
+            short: c.short,
+            subject: c.subject,
+            note: d?.kind === 'valid' ? d.note : undefined,
+            ...(d?.kind === 'invalid' ? { noteError: d.reason } : {}),
+          });
         }
         const report = buildPrReport(rows, { base, head: commits[commits.length - 1]?.short });
         const format = (raw as { format?: string } | undefined)?.format ?? 'markdown';
@@ -165,6 +182,11 @@ export function registerCommands(services: Services): vscode.Disposable[] {
   ];
 }
 
+/** The PR report covers at most this many commits (the newest of the range). */
+const prReportMaxCommits = 1000;
+/** …and loads at most this much note text in all. */
+const prReportMaxNoteBytes = 16 * 1024 * 1024;
+
 /** The commit of the current line if it has a note, else HEAD if noted, else a pick among noted commits. */
 async function pickCommit(repo: RepositoryService): Promise<string | undefined> {
   const noted = await repo.notes.listNotedCommits();
@@ -181,20 +203,26 @@ async function pickCommit(repo: RepositoryService): Promise<string | undefined> 
     void vscode.window.showInformationMessage(vscode.l10n.t('Agent Note: no commit on this branch has a note yet.'));
     return undefined;
   }
-  const items = await Promise.all(
-    recent.slice(0, 100).map(async (c) => {
+  // one note at a time (each is read under the store's limits); labels render `$(icon)`: escaped
+  const items: (vscode.QuickPickItem & { sha: string })[] = [];
+  for (const c of recent.slice(0, 100)) {
+    let description: string;
+    try {
       const d = await repo.notes.read(c.sha);
-      const n = d?.kind === 'valid' ? d.note : undefined;
-      return {
-        label: c.subject,
-        description: n
-          ? `${vscode.l10n.t('{0}% AI', n.attribution.ai_ratio)} · ${agentDisplayName(n.agent)}`
-          : vscode.l10n.t('invalid note'),
-        detail: `${c.short} · ${c.author} · ${c.date.slice(0, 10)}`,
-        sha: c.sha,
-      };
-    }),
-  );
+      description =
+        d?.kind === 'valid'
+          ? `${vscode.l10n.t('{0}% AI', d.note.attribution.ai_ratio)} · ${plainLabel(agentDisplayName(d.note.agent), 40)}`
+          : vscode.l10n.t('invalid note: {0}', plainLabel(d?.reason ?? '', 120));
+    } catch (e) {
+      description = vscode.l10n.t('invalid note: {0}', plainLabel(e instanceof Error ? e.message : String(e), 120));
+    }
+    items.push({
+      label: plainLabel(c.subject, 200),
+      description,
+      detail: plainLabel(`${c.short} · ${c.author} · ${c.date.slice(0, 10)}`, 200),
+      sha: c.sha,
+    });
+  }
   const pick = await vscode.window.showQuickPick(items, {
     placeHolder: vscode.l10n.t('Pick a commit with an Agent Note'),
     matchOnDescription: true,
@@ -203,8 +231,11 @@ async function pickCommit(repo: RepositoryService): Promise<string | undefined> 
   return pick?.sha;
 }
 
-async function pickBase(repo: RepositoryService, given?: string): Promise<string | undefined> {
-  if (given) return given;
+async function pickBase(repo: RepositoryService, given?: unknown): Promise<string | undefined> {
+  if (given !== undefined) {
+    if (isSafeRevision(given)) return given;
+    throw new Error(vscode.l10n.t('not a usable base revision: {0}', plainLabel(String(given), 80)));
+  }
   const candidates = ['origin/main', 'origin/master', 'origin/develop', 'main', 'master'];
   const existing: string[] = [];
   for (const c of candidates) if (await repo.git.tryRun(['rev-parse', '-q', '--verify', `${c}^{commit}`])) existing.push(c);
@@ -214,7 +245,8 @@ async function pickBase(repo: RepositoryService, given?: string): Promise<string
     return vscode.window.showInputBox({
       prompt: vscode.l10n.t('Base revision for the PR report (commits in base..HEAD)'),
       value: 'HEAD~10',
-    });
+      validateInput: (v) => (isSafeRevision(v.trim()) ? undefined : vscode.l10n.t('Enter a revision such as main or HEAD~10.')),
+    }).then((v) => v?.trim() || undefined);
   }
   if (items.length === 1) return items[0];
   return vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Base of the pull request') });
@@ -226,6 +258,8 @@ export async function noteViewInput(repo: RepositoryService, sha: string): Promi
   if (!decoded) return undefined;
   const commit = { sha, short: c?.short ?? sha.slice(0, 7), subject: c?.subject ?? '', author: c?.author, date: c?.date };
   const redactions = (decoded.raw.match(/\[REDACTED:[a-z0-9-]+\]/g) ?? []).length;
-  if (decoded.kind === 'invalid') return { commit, invalidReason: decoded.reason, raw: decoded.raw, redactions, strings: {} };
+  // a note over the size limit was never loaded: the panel shows the reason, no text
+  if (decoded.kind === 'invalid')
+    return { commit, invalidReason: decoded.reason, ...(decoded.raw ? { raw: decoded.raw } : {}), redactions, strings: {} };
   return { commit, note: decoded.note, raw: decoded.raw, redactions, strings: {} };
 }

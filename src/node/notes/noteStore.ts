@@ -278,6 +278,12 @@ export class NoteStore {
     return this.serialized(() => this.writeWith(commit, ['-F', '-'], text, opts.overwrite ?? false));
   }
 
+  /** Makes an existing blob (e.g. a fetched note, never read) the note of `commit`. Throws NoteStoreError. */
+  writeBlob(commit: string, blob: string, opts: { overwrite?: boolean } = {}): Promise<NoteWriteResult> {
+    if (!fullSha.test(blob)) return Promise.reject(new NoteStoreError('failed', `not a blob id: ${blob.slice(0, 80)}`));
+    return this.serialized(() => this.writeWith(commit, ['-C', blob], undefined, opts.overwrite ?? false));
+  }
+
   /** Copies the note of `fromCommit` (the very same blob) to `toCommit`. */
   async copy(fromCommit: string, toCommit: string, opts: { overwrite?: boolean } = {}): Promise<NoteCopyResult> {
     const blob = await this.noteBlob(fromCommit);

@@ -24,6 +24,7 @@
 import { createHash } from 'node:crypto';
 import { type Logger, nullLogger } from '../../core/ports';
 import { GitError, type GitRunner } from '../git/gitRunner';
+import { isObjectId } from '../../core/git/gitArgs';
 import { agentNoteRef, type NoteCopyResult, NoteStore } from '../notes/noteStore';
 import { resolveNoteConflict } from './noteConflict';
 
@@ -123,8 +124,15 @@ async function notesAt(git: GitRunner, notesCommit: string | undefined): Promise
   return map;
 }
 
-async function blobText(git: GitRunner, blob: string): Promise<string> {
-  return (await git.runBuffer(['cat-file', 'blob', blob])).toString('utf8');
+/**
+ * A note blob's text for merging, or undefined when it is larger than `maxBytes` (the read limit
+ * of noteLimits.ts): such a note is never loaded, whatever its origin.
+ */
+async function noteTextForMerge(git: GitRunner, blob: string, maxBytes: number): Promise<string | undefined> {
+  if (!isObjectId(blob)) return undefined;
+  const size = Number((await git.run(['cat-file', '-s', blob], { okExitCodes: [] })).trim());
+  if (!Number.isSafeInteger(size) || size > maxBytes) return undefined;
+  return (await git.runBuffer(['cat-file', 'blob', blob], { maxOutputBytes: maxBytes + 1 })).toString('utf8');
 }
 
 /**
@@ -157,14 +165,27 @@ export async function mergeNotesRef(
   const base = (await git.run(['merge-base', ours, theirs], { okExitCodes: [1] })).trim() || undefined;
   const [o, t, b] = await Promise.all([notesAt(git, ours), notesAt(git, theirs), notesAt(git, base)]);
   const conflicts: string[] = [];
+  const skipped: string[] = [];
   for (const commit of new Set([...o.keys(), ...t.keys()])) {
     const ob = o.get(commit);
     const tb = t.get(commit);
     const bb = b.get(commit);
     if (ob === tb || tb === bb || ob === bb) continue; // same, or changed on one side only
     if (tb === undefined) continue; // deleted there, changed here: `-s ours` keeps ours
-    const text = ob === undefined ? await blobText(git, tb) : resolveNoteConflict(await blobText(git, ob), await blobText(git, tb));
-    await store.writeText(commit, text, { overwrite: true });
+    if (ob === undefined) {
+      // deleted here, changed there: theirs, the very same blob (never read)
+      await store.writeBlob(commit, tb, { overwrite: true });
+      conflicts.push(commit);
+      continue;
+    }
+    const [oursText, theirsText] = [await noteTextForMerge(git, ob, store.limits.maxBytes), await noteTextForMerge(git, tb, store.limits.maxBytes)];
+    if (oursText === undefined || theirsText === undefined) {
+      // a note over the read limit is not merged (it stays in the notes history of the merge)
+      log.info(`notes merge: the note of ${commit.slice(0, 12)} is ${oursText === undefined ? 'ours' : 'theirs'} over the read limit; kept ours`);
+      skipped.push(commit);
+      continue;
+    }
+    await store.writeText(commit, resolveNoteConflict(oursText, theirsText), { overwrite: true });
     conflicts.push(commit);
   }
   if (conflicts.length)
