@@ -137,7 +137,7 @@ function interactionMarkdown(it: NoteInteraction, index: number, s: Label): stri
   if (it.tools?.length) facts.push(`🔧 ${s('tools')}: ${it.tools.map(inline).join(', ')}`);
   if (it.selection) {
     const level = evaluatePrompt(it).level;
-    const signals = it.selection.signals.length ? ` (${it.selection.signals.join(', ')})` : '';
+    const signals = it.selection.signals.length ? ` (${it.selection.signals.map(inline).join(', ')})` : '';
     facts.push(`🧭 ${s('selection')}: ${inline(it.selection.source)}${signals} · ${s('level', level)}`);
   }
   if (facts.length) out.push(facts.join('  \n'), '');
