@@ -4,6 +4,8 @@ import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { attributionInputFrom, buildNote, type RedactFn } from '../../core/notes/noteBuilder';
 import { encodeNote } from '../../core/notes/noteCodec';
+import { noteWriteLimits } from '../../core/notes/noteLimits';
+import { fitNoteForWrite } from '../../core/notes/noteSize';
 import { countRedactionMarkers } from '../../core/redaction/redactor';
 import { markerToCommittedPairLine } from '../../core/notes/promptWindow';
 import {
@@ -1245,6 +1247,18 @@ export class RepositoryRecorder {
       });
       if (!built) return { kind: 'human-only' };
       await yieldToEventLoop();
+      // our notes stay small on purpose: long responses cut with a marker, the note under the write cap
+      const fitted = fitNoteForWrite(built.note);
+      if (fitted.steps.length > 0)
+        this.log.info(`note for ${short} kept under ${noteWriteLimits.maxBytes.toLocaleString('en-US')} bytes: ${fitted.steps.join('; ')}`);
+      if (!fitted.fits) {
+        this.counters.inc('recorder.notesTooLarge');
+        this.log.warn(
+          `note for ${short} not written: ${fitted.bytes.toLocaleString('en-US')} bytes (${built.note.files.length} files) is over the cap of ${noteWriteLimits.maxBytes.toLocaleString('en-US')} bytes even after cutting its text`,
+        );
+        return { kind: 'skipped', reason: 'note over the size cap' };
+      }
+      built.note = fitted.note;
       const written = await this.notes.write(full, built.note, { overwrite: amend });
       if (written === 'exists') return { kind: 'exists' };
 
