@@ -45,6 +45,14 @@ export async function commitSummary(git: GitRunner, sha: string): Promise<Commit
 export async function rangeCommits(git: GitRunner, base: string, head = 'HEAD', max = 100_000): Promise<CommitSummary[]> {
   if (!isSafeRevision(base) || !isSafeRevision(head)) return [];
   // -n keeps the newest `max` commits; --reverse then lists them oldest first
-  const out = await git.tryRun(['log', '--reverse', `-n${Math.max(1, Math.floor(max))}`, `--format=${fmt}`, '--end-of-options', `${base}..${head}`, '--']);
+  const out = await git.tryRun([
+    'log',
+    '--reverse',
+    `-n${Math.max(1, Math.floor(max))}`,
+    `--format=${fmt}`,
+    '--end-of-options',
+    `${base}..${head}`,
+    '--',
+  ]);
   return out ? parse(out) : [];
 }

@@ -20,7 +20,9 @@ export function isObjectId(value: unknown): value is string {
  */
 export function isSafeRevision(value: unknown): value is string {
   // eslint-disable-next-line no-control-regex
-  return typeof value === 'string' && value.length > 0 && value.length <= 256 && !value.startsWith('-') && !/[\s\u0000-\u001f\u007f]/.test(value);
+  return (
+    typeof value === 'string' && value.length > 0 && value.length <= 256 && !value.startsWith('-') && !/[\s\u0000-\u001f\u007f]/.test(value)
+  );
 }
 
 /**

@@ -242,11 +242,13 @@ async function pickBase(repo: RepositoryService, given?: unknown): Promise<strin
   const branch = repo.branch;
   const items = existing.filter((c) => c !== branch);
   if (items.length === 0) {
-    return vscode.window.showInputBox({
-      prompt: vscode.l10n.t('Base revision for the PR report (commits in base..HEAD)'),
-      value: 'HEAD~10',
-      validateInput: (v) => (isSafeRevision(v.trim()) ? undefined : vscode.l10n.t('Enter a revision such as main or HEAD~10.')),
-    }).then((v) => v?.trim() || undefined);
+    return vscode.window
+      .showInputBox({
+        prompt: vscode.l10n.t('Base revision for the PR report (commits in base..HEAD)'),
+        value: 'HEAD~10',
+        validateInput: (v) => (isSafeRevision(v.trim()) ? undefined : vscode.l10n.t('Enter a revision such as main or HEAD~10.')),
+      })
+      .then((v) => v?.trim() || undefined);
   }
   if (items.length === 1) return items[0];
   return vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Base of the pull request') });

@@ -6,6 +6,7 @@ import { attributionInputFrom, buildNote, type RedactFn } from '../../core/notes
 import { encodeNote } from '../../core/notes/noteCodec';
 import { noteWriteLimits } from '../../core/notes/noteLimits';
 import { fitNoteForWrite } from '../../core/notes/noteSize';
+import { tightenPrivateTree } from '../util/privateFiles';
 import { countRedactionMarkers } from '../../core/redaction/redactor';
 import { markerToCommittedPairLine } from '../../core/notes/promptWindow';
 import {
@@ -274,6 +275,9 @@ export class RepositoryRecorder {
     const clock = opts.clock ?? systemClock;
     const ttlMs = Math.max(1, opts.journalRetentionDays ?? 14) * dayMs;
     const journal = await SessionJournal.forRepository(opts.git, { clock, log: opts.log, counters, ttlMs });
+    // files 0600, folders 0700: a tree written by an older version is tightened once
+    const tightened = await tightenPrivateTree(journal.root);
+    if (tightened > 0) opts.log?.info(`made ${tightened} file(s)/folder(s) under agentnote/ private (0600/0700)`);
     const store = new CaptureStore(path.join(journal.root, 'capture'), { log: opts.log, counters });
     const keys = await AppliedKeys.load(store.keysFile, { log: opts.log, counters });
     const recorder = new RepositoryRecorder(opts, journal, store, keys, counters);

@@ -178,10 +178,15 @@ export async function mergeNotesRef(
       conflicts.push(commit);
       continue;
     }
-    const [oursText, theirsText] = [await noteTextForMerge(git, ob, store.limits.maxBytes), await noteTextForMerge(git, tb, store.limits.maxBytes)];
+    const [oursText, theirsText] = [
+      await noteTextForMerge(git, ob, store.limits.maxBytes),
+      await noteTextForMerge(git, tb, store.limits.maxBytes),
+    ];
     if (oursText === undefined || theirsText === undefined) {
       // a note over the read limit is not merged (it stays in the notes history of the merge)
-      log.info(`notes merge: the note of ${commit.slice(0, 12)} is ${oursText === undefined ? 'ours' : 'theirs'} over the read limit; kept ours`);
+      log.info(
+        `notes merge: the note of ${commit.slice(0, 12)} is ${oursText === undefined ? 'ours' : 'theirs'} over the read limit; kept ours`,
+      );
       skipped.push(commit);
       continue;
     }

@@ -112,7 +112,9 @@ describe('RepositoryRecorder: a long response is cut in the note it writes', fun
     assert.ok(response.startsWith('Added it. xxx'), response.slice(0, 40));
     assert.ok(response.endsWith('…[cut by Agent Note: 22,010 more characters]'), response.slice(-60));
     assert.ok(
-      h.log.some((l) => l.level === 'info' && /note for [0-9a-f]+ kept under 262,144 bytes: cut 1 response\(s\) to 8,000 characters/.test(l.text)),
+      h.log.some(
+        (l) => l.level === 'info' && /note for [0-9a-f]+ kept under 262,144 bytes: cut 1 response\(s\) to 8,000 characters/.test(l.text),
+      ),
       h.log.map((l) => l.text).join('\n'),
     );
     assert.ok(!h.log.some((l) => l.text.includes('xxxxxxxx')), 'the text itself is never logged');
