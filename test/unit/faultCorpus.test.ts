@@ -659,7 +659,10 @@ describe('fault corpus (issue #7): bad input is skipped and counted, good input 
       const store = new NoteStore(h.runner);
       const tooLarge = await store.read(second);
       assert.equal(tooLarge?.kind === 'invalid' && tooLarge.violation?.kind, 'tooLarge');
-      assert.match(tooLarge?.kind === 'invalid' ? tooLarge.reason : '', /^note too large \(1,0\d\d,\d{3} bytes; the limit is 1,048,576 bytes\)$/);
+      assert.match(
+        tooLarge?.kind === 'invalid' ? tooLarge.reason : '',
+        /^note too large \(1,0\d\d,\d{3} bytes; the limit is 1,048,576 bytes\)$/,
+      );
       assert.equal(await store.readRaw(second), undefined);
       // the recorder keeps that note and the big one does not disturb reading the other
       assert.deepEqual(await h.recorder.recordCommit(second), { kind: 'exists' });
