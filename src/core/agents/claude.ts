@@ -77,7 +77,6 @@ interface PendingTool {
 }
 
 const maxTrackedMessages = 64;
-const maxPendingStateChars = 256 * 1024;
 
 const maxResumeIds = 128;
 /** Record and tool-use ids remembered for de-duplication while reading (the newest half is kept when exceeded). */

@@ -97,7 +97,6 @@ const stateSchema = z
     eventTexts: z.array(z.string()).optional(),
   })
   .passthrough();
-const maxPendingPatchChars = 256 * 1024;
 const maxDoneCalls = 256;
 
 interface PendingPatch {

@@ -18,11 +18,11 @@ export function isObjectId(value: unknown): value is string {
  * at most 256 characters, no whitespace or control characters, not starting with `-` (never an
  * option, even where `--end-of-options` cannot be used).
  */
+// eslint-disable-next-line no-control-regex
+const blankOrControl = /[\s\u0000-\u001f\u007f]/;
+
 export function isSafeRevision(value: unknown): value is string {
-  // eslint-disable-next-line no-control-regex
-  return (
-    typeof value === 'string' && value.length > 0 && value.length <= 256 && !value.startsWith('-') && !/[\s\u0000-\u001f\u007f]/.test(value)
-  );
+  return typeof value === 'string' && value.length > 0 && value.length <= 256 && !value.startsWith('-') && !blankOrControl.test(value);
 }
 
 /**
