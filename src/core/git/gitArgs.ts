@@ -27,11 +27,12 @@ export function isSafeRevision(value: unknown): value is string {
 
 /**
  * A repository-relative path from untrusted input: not empty, not absolute, no `..` segment, no
- * NUL or line break (git's line-based `--stdin` protocols), not inside `.git`.
+ * NUL, not inside `.git`. (Line breaks are legal in file names: git's `-z` and C-quoted `--stdin`
+ * protocols carry them.)
  */
 export function isSafeRelPath(value: unknown): value is string {
   if (typeof value !== 'string' || value.length === 0 || value.length > 4096) return false;
-  if (/[\0\r\n]/.test(value)) return false;
+  if (value.includes('\0')) return false;
   const p = value.replace(/\\/g, '/');
   if (p.startsWith('/') || /^[A-Za-z]:/.test(p)) return false;
   const parts = p.split('/');

@@ -303,7 +303,7 @@ export class NoteStore {
     const c = commit.trim();
     if (fullSha.test(c)) return c;
     if (!c || c.startsWith('-')) return undefined;
-    const out = await this.git.run(['rev-parse', '-q', '--verify', `${c}^{commit}`], { okExitCodes: [1, 128] });
+    const out = await this.git.run(['rev-parse', '-q', '--verify', '--end-of-options', `${c}^{commit}`], { okExitCodes: [1, 128] });
     const sha = out.trim();
     return fullSha.test(sha) ? sha : undefined;
   }

@@ -7,6 +7,7 @@ import { encodeNote } from '../../core/notes/noteCodec';
 import { noteWriteLimits } from '../../core/notes/noteLimits';
 import { fitNoteForWrite } from '../../core/notes/noteSize';
 import { tightenPrivateTree } from '../util/privateFiles';
+import { isObjectId } from '../../core/git/gitArgs';
 import { countRedactionMarkers } from '../../core/redaction/redactor';
 import { markerToCommittedPairLine } from '../../core/notes/promptWindow';
 import {
@@ -350,7 +351,7 @@ export class RepositoryRecorder {
       if (hit) return hit.map((r) => ({ ...r }));
       const pairs = index.pairs.filter((p) => p.file === file && p.postBlob !== undefined);
       let ranges: UncommittedAiRange[] = [];
-      if (pairs.length > 0) {
+      if (pairs.length > 0 && !(await this.blobs.refusals([{ path: file, bytes: Buffer.byteLength(currentText) }]))[0]) {
         const [currentBlob] = await this.blobs.hashContents([{ path: file, content: currentText }]);
         const attributed = await workingFileAttribution(diffs, { path: file, parentBlob, currentBlob, pairs });
         const latest = [...pairs].sort((a, b) => a.time - b.time)[pairs.length - 1];
@@ -940,18 +941,39 @@ export class RepositoryRecorder {
         plans.push({ o, pre, post, timelineOnly: false });
       }
     }
-    let ids: string[] = [];
+    let ids: (string | undefined)[] = [];
     let fileIds: (string | undefined)[] = [];
     let empty: string;
+    const refused = { content: new Set<number>(), file: new Set<number>() };
     try {
-      ids = await this.blobs.hashContents(contents);
-      fileIds = await this.blobs.hashFiles(currentFiles);
+      // gitignored, symlinked and huge files never go into the object store (their edits are not captured)
+      const [contentRefusals, fileRefusals] = await Promise.all([
+        this.blobs.refusals(contents.map((c) => ({ path: c.path, bytes: Buffer.byteLength(c.content) }))),
+        this.blobs.refusals(currentFiles.map((f) => ({ path: f }))),
+      ]);
+      const reasons = new Map<string, number>();
+      contentRefusals.forEach((r, i) => r && (refused.content.add(i), reasons.set(r, (reasons.get(r) ?? 0) + 1)));
+      fileRefusals.forEach((r, i) => r && (refused.file.add(i), reasons.set(r, (reasons.get(r) ?? 0) + 1)));
+      if (reasons.size > 0) {
+        for (const [r, n] of reasons) this.counters.inc(`recorder.blobsRefused.${r}`, n);
+        this.log.info(
+          `not stored in the object store: ${[...reasons].map(([r, n]) => `${n} ${r}`).join(', ')} (those edits are not captured)`,
+        );
+      }
+      const hashed = await this.blobs.hashContents(contents.filter((_, i) => !refused.content.has(i)));
+      let k = 0;
+      ids = contents.map((_, i) => (refused.content.has(i) ? undefined : hashed[k++]));
+      const hashedFiles = await this.blobs.hashFiles(currentFiles.filter((_, i) => !refused.file.has(i)));
+      k = 0;
+      fileIds = currentFiles.map((_, i) => (refused.file.has(i) ? undefined : hashedFiles[k++]));
       empty = await this.blobs.ensureEmptyBlob();
     } catch (e) {
       this.counters.inc('recorder.hashFailures');
       this.log.warn(`could not store edit blobs (${outputs.length} edit(s) dropped): ${errorText(e)}`);
       return;
     }
+    const isRefused = (r: Ref): boolean =>
+      !!r && (('content' in r && refused.content.has(r.content)) || ('file' in r && refused.file.has(r.file)));
     const resolve = (r: Ref): string | undefined => {
       if (!r) return undefined;
       if ('content' in r) return ids[r.content];
@@ -960,6 +982,7 @@ export class RepositoryRecorder {
     };
     const unclaimed: UnclaimedEditRecord[] = [];
     for (const p of plans) {
+      if (isRefused(p.pre) || isRefused(p.post)) continue;
       const preBlob = resolve(p.pre);
       const postBlob = resolve(p.post);
       if (!postBlob) continue;
@@ -1361,7 +1384,10 @@ export class RepositoryRecorder {
         Object.values(r.sessions).some((lines) => lines.some((l) => l.file !== null && files.has(l.file))),
     );
     if (candidates.length === 0) return out;
-    const listed = await this.git.tryRun(['rev-list', '--no-walk', '--parents', ...new Set(candidates.map((r) => r.sha))], {
+    // shas from our capture log (a file on disk): only full object ids reach git
+    const shas = [...new Set(candidates.map((r) => r.sha))].filter(isObjectId);
+    if (shas.length === 0) return out;
+    const listed = await this.git.tryRun(['rev-list', '--no-walk', '--parents', '--end-of-options', ...shas], {
       okExitCodes: [],
     });
     const same = new Set<string>();
@@ -1393,12 +1419,13 @@ export class RepositoryRecorder {
   }
 
   private async commitInfo(sha: string): Promise<{ parents: string[]; time: number; tree: string; subject: string }> {
-    const out = await this.git.run(['show', '-s', '--format=%P%x00%ct%x00%T%x00%s', `${sha}^{commit}`]);
+    const out = await this.git.run(['show', '-s', '--format=%P%x00%ct%x00%T%x00%s', '--end-of-options', `${sha}^{commit}`]);
     const [parents = '', ct = '0', tree = '', subject = ''] = out.replace(/\n$/, '').split('\0');
     return { parents: parents.split(' ').filter(Boolean), time: Number(ct) * 1000, tree, subject };
   }
 
   private async treeOf(sha: string): Promise<string | undefined> {
+    if (!isObjectId(sha)) return undefined;
     return (await this.git.tryRun(['rev-parse', '--verify', '-q', `${sha}^{tree}`], { okExitCodes: [] }))?.trim();
   }
 
