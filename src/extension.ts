@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { Services } from './host/services';
-import { registerCommands } from './host/commands/registerCommands';
+import { noteQuickPickItems, registerCommands } from './host/commands/registerCommands';
 import { Surfaces } from './host/surfaces';
 import { BlobContentProvider, blobScheme } from './host/blobContentProvider';
 import { registerTimelineSerializer } from './webviews/timeline/timelinePanel';
@@ -26,6 +26,12 @@ export interface AgentNoteApi {
   recordCommit(root: string, rev?: string): Promise<string | undefined>;
   /** Status bar text ('' when hidden). */
   statusBarText(): string;
+  /** The status bar tooltip as assigned (Markdown value and trust), undefined when none. */
+  statusBarTooltip(): { value: string; isTrusted: unknown; supportHtml: boolean; supportThemeIcons: boolean } | undefined;
+  /** The items the Show Note picker would offer in the repository at `root` (labels as shown). */
+  noteQuickPickItems(root: string): Promise<{ label: string; description?: string; detail?: string }[]>;
+  /** Entries and note text held by the decoded-note cache of the repository at `root`. */
+  noteCacheStats(root: string): { entries: number; chars: number } | undefined;
   /** Numbers for the benchmark. */
   benchStats(): {
     activateMs: number;
@@ -76,6 +82,17 @@ export function activate(context: vscode.ExtensionContext): AgentNoteApi {
       })),
     recordCommit: async (root, rev) => (await s.registry.all.find((r) => r.root === root)?.recordAgain(rev))?.kind,
     statusBarText: () => surfaces.statusBar?.visibleText ?? '',
+    statusBarTooltip: () => {
+      const t = surfaces.statusBar?.tooltipMarkdown;
+      return t
+        ? { value: t.value, isTrusted: t.isTrusted, supportHtml: t.supportHtml === true, supportThemeIcons: t.supportThemeIcons === true }
+        : undefined;
+    },
+    noteQuickPickItems: async (root) => {
+      const repo = s.registry.all.find((r) => r.root === root);
+      return repo ? (await noteQuickPickItems(repo)).map(({ label, description, detail }) => ({ label, description, detail })) : [];
+    },
+    noteCacheStats: (root) => s.registry.all.find((r) => r.root === root)?.notes.cacheStats,
     benchStats: () => {
       const handler = { calls: 0, totalMs: 0, maxMs: 0, medianMs: 0 };
       let gitCalls = 0;

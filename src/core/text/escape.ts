@@ -23,11 +23,22 @@ const lineBreaks = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/g;
 // eslint-disable-next-line no-control-regex
 const invisibleControls = /[\u0000-\u0008\u000e-\u001f\u007f-\u0084\u0086-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
-/** Cut at `max` code points with a trailing `…` (never between the halves of a surrogate pair). */
+/** `text` cut to `max` code points with a trailing … (surrogate-safe, linear in `max`, not in the text). */
 export function cutText(text: string, max: number): string {
   if (text.length <= max) return text;
-  const chars = Array.from(text);
-  return chars.length <= max ? text : `${chars.slice(0, Math.max(0, max - 1)).join('')}…`;
+  let i = 0;
+  let points = 0;
+  while (i < text.length && points < max - 1) {
+    const c = text.charCodeAt(i);
+    i += c >= 0xd800 && c <= 0xdbff && i + 1 < text.length ? 2 : 1;
+    points++;
+  }
+  if (i >= text.length) return text;
+  // the rest holds at least one more code point: fits only if exactly one remains
+  const rest = text.length - i;
+  const c = text.charCodeAt(i);
+  if (rest === 1 || (rest === 2 && c >= 0xd800 && c <= 0xdbff)) return text;
+  return `${text.slice(0, i)}…`;
 }
 
 /**
@@ -35,7 +46,10 @@ export function cutText(text: string, max: number): string {
  * characters are removed, runs of whitespace collapse, the ends are trimmed; cut at `maxChars`.
  */
 export function singleLine(text: string, maxChars = Number.POSITIVE_INFINITY): string {
-  const line = String(text ?? '')
+  let source = String(text ?? '');
+  // only as much of a long text as the cut can keep (a response can be a megabyte long)
+  if (Number.isFinite(maxChars) && source.length > maxChars * 4 + 256) source = `${source.slice(0, maxChars * 4 + 256)}…`;
+  const line = source
     .replace(lineBreaks, ' ')
     .replace(invisibleControls, '')
     .replace(/[\t ]+/g, ' ')

@@ -203,9 +203,30 @@ async function pickCommit(repo: RepositoryService): Promise<string | undefined> 
     void vscode.window.showInformationMessage(vscode.l10n.t('Agent Note: no commit on this branch has a note yet.'));
     return undefined;
   }
-  // one note at a time (each is read under the store's limits); labels render `$(icon)`: escaped
+  const items = await noteQuickPickItems(repo, recent);
+  const pick = await vscode.window.showQuickPick(items, {
+    placeHolder: vscode.l10n.t('Pick a commit with an Agent Note'),
+    matchOnDescription: true,
+    matchOnDetail: true,
+  });
+  return pick?.sha;
+}
+
+/**
+ * The Show Note picker's items for commits with notes (default: the newest 100 on HEAD), one note
+ * read at a time under the store's limits; every label renders `$(icon)`, so text is escaped.
+ */
+export async function noteQuickPickItems(
+  repo: RepositoryService,
+  commits?: Awaited<ReturnType<typeof logCommits>>,
+): Promise<(vscode.QuickPickItem & { sha: string })[]> {
+  let list = commits;
+  if (!list) {
+    const noted = await repo.notes.listNotedCommits();
+    list = (await logCommits(repo.git, 'HEAD', 300)).filter((c) => noted.has(c.sha));
+  }
   const items: (vscode.QuickPickItem & { sha: string })[] = [];
-  for (const c of recent.slice(0, 100)) {
+  for (const c of list.slice(0, 100)) {
     let description: string;
     try {
       const d = await repo.notes.read(c.sha);
@@ -223,12 +244,7 @@ async function pickCommit(repo: RepositoryService): Promise<string | undefined> 
       sha: c.sha,
     });
   }
-  const pick = await vscode.window.showQuickPick(items, {
-    placeHolder: vscode.l10n.t('Pick a commit with an Agent Note'),
-    matchOnDescription: true,
-    matchOnDetail: true,
-  });
-  return pick?.sha;
+  return items;
 }
 
 async function pickBase(repo: RepositoryService, given?: unknown): Promise<string | undefined> {

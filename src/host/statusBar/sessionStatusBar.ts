@@ -34,6 +34,11 @@ export class SessionStatusBar implements vscode.Disposable {
 
   private shown = false;
 
+  /** The tooltip as last assigned (for tests and the API). */
+  get tooltipMarkdown(): vscode.MarkdownString | undefined {
+    return this.shown && this.item.tooltip instanceof vscode.MarkdownString ? this.item.tooltip : undefined;
+  }
+
   /** Current text, '' when hidden (for tests and the API). */
   get visibleText(): string {
     return this.shown ? this.item.text : '';
