@@ -178,6 +178,36 @@ describe('notesSharing', function () {
       assert.equal(parents.length, 2, 'a real merge commit keeps both histories');
     });
 
+    it('survives malformed and huge notes on either side: merged without throwing, nothing loaded over the limit (issue #14)', async () => {
+      const storeA = new NoteStore(a.runner());
+      const storeB = new NoteStore(b.runner());
+      const c2 = await a.commit({ 'b.txt': 'b\n' }, 'second');
+      const c3 = await a.commit({ 'c.txt': 'c\n' }, 'third');
+      await a.git(['push', '-q', 'origin', 'main']);
+      await b.git(['pull', '-q', 'origin', 'main']);
+      const deep = encodeNote(note('deep', '2026-03-01T10:00:00.000Z')).replace('"prompt": "deep",', `"prompt": "deep", "x": ${'['.repeat(3000)}${']'.repeat(3000)},`);
+      const huge = encodeNote(note(`huge ${'x'.repeat(2 * 1024 * 1024)}`, '2026-03-01T10:00:00.000Z'));
+      // A: a deep note on c1, a huge one on c2, a normal one on c3; B: normal notes on all three
+      await storeA.writeText(c1, deep);
+      await storeA.writeText(c2, huge);
+      await storeA.write(c3, note('A on c3', '2026-03-01T10:00:00.000Z'));
+      for (const c of [c1, c2, c3]) await storeB.write(c, note(`B on ${c.slice(0, 7)}`, '2026-03-01T11:00:00.000Z'));
+      assert.equal((await pushNotes(a.runner(), 'origin')).status, 'pushed');
+      const r = await pushNotes(b.runner(), 'origin', { store: storeB });
+      assert.equal(r.status, 'pushed', JSON.stringify(r));
+      // the deep note is an invalid one: B's valid note wins, the deep text is kept under superseded_notes
+      const d1 = await storeB.read(c1);
+      assert.equal(d1?.kind, 'valid');
+      // the huge note is never loaded: B keeps its own, A's stays in the notes history of the merge
+      assert.equal(await storeB.readRaw(c2), encodeNote(note(`B on ${c2.slice(0, 7)}`, '2026-03-01T11:00:00.000Z')));
+      const history = await b.git(['log', '--format=%H', 'refs/notes/agentnote']);
+      assert.ok(history.trim().split('\n').length >= 3);
+      // the ordinary conflict is resolved as always
+      const d3 = await storeB.read(c3);
+      assert.equal(d3?.kind === 'valid' && d3.note.interactions[0].prompt, `B on ${c3.slice(0, 7)}`);
+      assert.ok(d3?.kind === 'valid' && Array.isArray(d3.note[supersededNotesKey]));
+    });
+
     it('reports an unreachable remote as failed without throwing', async () => {
       await a.git(['remote', 'add', 'gone', '/nonexistent/agentnote-remote.git']);
       await new NoteStore(a.runner()).write(c1, note('x', '2026-03-01T10:00:00.000Z'));
