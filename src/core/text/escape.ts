@@ -67,15 +67,23 @@ export function escapeHtml(value: string | number | null | undefined): string {
 
 /**
  * One line of untrusted text for a VS Code `MarkdownString` (hover, tooltips; theme icons on or off):
- * - every ASCII punctuation character is backslash-escaped, so no emphasis, code, heading, list,
- *   table, link, image, autolink (`<…>` or a bare `https://…`) or raw HTML (`<span>`, which a
- *   trusted MarkdownString would keep) can start;
+ * - every character that can start inline Markdown is backslash-escaped (emphasis, code, links,
+ *   images, raw HTML such as `<span>` — which a trusted MarkdownString would keep —, entities,
+ *   tables, strikethrough), and `:` and `@` too, so no bare `https://…` or e-mail autolink forms,
+ *   and the `.` of `www.`;
+ * - a character that would start a block at the beginning (`-`, `#`, `>`, `1.`…) is escaped there;
  * - `$` is written as `&#36;`: VS Code replaces `$(icon)` in the *rendered* HTML, where a
  *   backslash escape is already gone; the entity is decoded only afterwards, as plain text;
  * - line breaks become spaces ({@link singleLine}), so the text cannot open a new block.
+ * Hyphens, dots and slashes elsewhere stay as they are (`claude-opus-4-6`, `src/a.ts`).
  */
 export function escapeMarkdown(text: string, maxChars?: number): string {
-  return singleLine(text, maxChars).replace(/[!-/:-@[-`{-~]/g, (c) => (c === '$' ? '&#36;' : `\\${c}`));
+  return singleLine(text, maxChars)
+    .replace(/[\\`*_{}[\]()#+!|<>~&:@"'^=]/g, (c) => `\\${c}`)
+    .replace(/\$/g, '&#36;')
+    .replace(/(www)\./gi, '$1\\.')
+    .replace(/^(\d{1,9})([.)])/, '$1\\$2')
+    .replace(/^[-=]/, (c) => `\\${c}`);
 }
 
 /**

@@ -19,6 +19,8 @@ import { ClaudeSession } from '../helpers/agents';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const MarkdownIt = require('markdown-it') as new (o: Record<string, unknown>) => { render(s: string): string };
 const md = new MarkdownIt({ html: true, linkify: true });
+// GFM (VS Code's marked, GitHub) links `https://…`, `www.…` and e-mails, not bare domains
+(md as unknown as { linkify: { set(o: Record<string, boolean>): void } }).linkify.set({ fuzzyLink: false });
 
 const ourCommands = ['agentNote.showNote', 'agentNote.showTimeline', 'agentNote.copyPrompt'];
 const ourIcons = new Set(['$(note)', '$(list-tree)', '$(copy)', '$(sparkle)', '$(warning)']);

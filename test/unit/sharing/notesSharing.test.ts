@@ -185,7 +185,10 @@ describe('notesSharing', function () {
       const c3 = await a.commit({ 'c.txt': 'c\n' }, 'third');
       await a.git(['push', '-q', 'origin', 'main']);
       await b.git(['pull', '-q', 'origin', 'main']);
-      const deep = encodeNote(note('deep', '2026-03-01T10:00:00.000Z')).replace('"prompt": "deep",', `"prompt": "deep", "x": ${'['.repeat(3000)}${']'.repeat(3000)},`);
+      const deep = encodeNote(note('deep', '2026-03-01T10:00:00.000Z')).replace(
+        '"prompt": "deep",',
+        `"prompt": "deep", "x": ${'['.repeat(3000)}${']'.repeat(3000)},`,
+      );
       const huge = encodeNote(note(`huge ${'x'.repeat(2 * 1024 * 1024)}`, '2026-03-01T10:00:00.000Z'));
       // A: a deep note on c1, a huge one on c2, a normal one on c3; B: normal notes on all three
       await storeA.writeText(c1, deep);

@@ -101,7 +101,11 @@ describe('escaping helpers (src/core/text/escape.ts) × the hostile corpus', () 
   }
 
   it('examples', () => {
-    assert.equal(escapeMarkdown('a\n\n![x](https://e/x.png)'), 'a \\!\\[x\\]\\(https\\:\\/\\/e\\/x\\.png\\)');
+    assert.equal(escapeMarkdown('a\n\n![x](https://e/x.png)'), 'a \\!\\[x\\]\\(https\\://e/x.png\\)');
+    assert.equal(escapeMarkdown('claude-opus-4-6 src/a.ts'), 'claude-opus-4-6 src/a.ts', 'ordinary names stay readable');
+    assert.equal(escapeMarkdown('- item'), '\\- item');
+    assert.equal(escapeMarkdown('12. item'), '12\\. item');
+    assert.equal(escapeMarkdown('see www.evil.example or a@evil.example'), 'see www\\.evil.example or a\\@evil.example');
     assert.equal(escapeMarkdown('$(zap) <span>'), '&#36;\\(zap\\) \\<span\\>');
     assert.equal(escapeCodicons('$(zap) $(sync~spin) $(no space) \\$(x)'), '\\$(zap) \\$(sync~spin) $(no space) \\\\$(x)');
     assert.equal(markdownCodeSpan('a`b'), '``a`b``');

@@ -17,6 +17,8 @@ export function markdown(opts: { html?: boolean; linkify?: boolean } = {}): Inst
   let md = cache.get(key);
   if (!md) {
     md = new MarkdownIt({ html: opts.html ?? false, linkify: opts.linkify ?? false });
+    // GFM (GitHub, VS Code's marked) links `https://…`, `www.…` and e-mails, not bare domains
+    (md as unknown as { linkify: { set(o: Record<string, boolean>): void } }).linkify.set({ fuzzyLink: false });
     cache.set(key, md);
   }
   return md;
