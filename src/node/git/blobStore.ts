@@ -185,13 +185,23 @@ export class BlobStore {
    */
   async refusals(items: readonly { path: string; bytes?: number }[]): Promise<(HashRefusal | undefined)[]> {
     const out = new Array<HashRefusal | undefined>(items.length).fill(undefined);
+    if (items.length === 0) return out;
     const root = path.resolve(this.git.cwd);
+    // one check per distinct path (an edit's pre and post content share it), a few file-system
+    // calls at a time so that a batch of 500 files does not hold the extension host's thread
+    const byPath = new Map<string, number[]>();
+    items.forEach((it, i) => {
+      const rel = normalizeRelPath(it.path);
+      if (!isSafeRelPath(rel)) out[i] = 'unsafePath';
+      else byPath.set(rel, [...(byPath.get(rel) ?? []), i]);
+    });
     const linkCache = new Map<string, Promise<boolean>>();
-    /** True when `abs` (inside root) or a folder between root and it is a symbolic link. */
+    /** True when `rel` or a folder between the work-tree root and it is a symbolic link. */
     const throughLink = (rel: string): Promise<boolean> => {
       const hit = linkCache.get(rel);
       if (hit) return hit;
-      const parent = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '';
+      const cut = rel.lastIndexOf('/');
+      const parent = cut > 0 ? rel.slice(0, cut) : '';
       const p = (async () => {
         if (parent && (await throughLink(parent))) return true;
         try {
@@ -203,38 +213,34 @@ export class BlobStore {
       linkCache.set(rel, p);
       return p;
     };
-    const candidates: number[] = [];
-    await Promise.all(
-      items.map(async (it, i) => {
-        const rel = normalizeRelPath(it.path);
-        if (!isSafeRelPath(rel)) {
-          out[i] = 'unsafePath';
-          return;
-        }
-        if (await throughLink(rel.replace(/\/+$/, ''))) {
-          out[i] = 'symlink';
-          return;
-        }
-        let bytes = it.bytes;
-        if (bytes === undefined) {
-          try {
-            bytes = (await lstat(path.join(root, ...rel.split('/')))).size;
-          } catch {
-            bytes = 0;
+    const candidates: string[] = [];
+    const paths = [...byPath.keys()];
+    for (let k = 0; k < paths.length; k += 16) {
+      await Promise.all(
+        paths.slice(k, k + 16).map(async (rel) => {
+          const idx = byPath.get(rel) ?? [];
+          const refuse = (r: HashRefusal, which: readonly number[] = idx) => which.forEach((i) => (out[i] = r));
+          if (await throughLink(rel.replace(/\/+$/, ''))) return refuse('symlink');
+          const needSize = idx.filter((i) => items[i].bytes === undefined);
+          let diskBytes = 0;
+          if (needSize.length > 0) {
+            try {
+              diskBytes = (await lstat(path.join(root, ...rel.split('/')))).size;
+            } catch {
+              diskBytes = 0;
+            }
           }
-        }
-        if (bytes > maxHashableBytes) {
-          out[i] = 'tooLarge';
-          return;
-        }
-        candidates.push(i);
-      }),
-    );
+          const large = idx.filter((i) => (items[i].bytes ?? diskBytes) > maxHashableBytes);
+          if (large.length > 0) refuse('tooLarge', large);
+          if (large.length < idx.length) candidates.push(rel);
+        }),
+      );
+    }
     if (candidates.length > 0) {
-      const rels = [...new Set(candidates.map((i) => normalizeRelPath(items[i].path)))];
-      const listed = await this.writer.run(['check-ignore', '-z', '--stdin'], { input: rels.join('\0') + '\0', okExitCodes: [1] });
-      const ignored = new Set(listed.split('\0').filter(Boolean));
-      for (const i of candidates) if (ignored.has(normalizeRelPath(items[i].path))) out[i] = 'ignored';
+      const listed = await this.writer.run(['check-ignore', '-z', '--stdin'], { input: candidates.join('\0') + '\0', okExitCodes: [1] });
+      for (const rel of listed.split('\0')) {
+        for (const i of byPath.get(rel) ?? []) if (out[i] === undefined) out[i] = 'ignored';
+      }
     }
     return out;
   }

@@ -947,10 +947,13 @@ export class RepositoryRecorder {
     const refused = { content: new Set<number>(), file: new Set<number>() };
     try {
       // gitignored, symlinked and huge files never go into the object store (their edits are not captured)
-      const [contentRefusals, fileRefusals] = await Promise.all([
-        this.blobs.refusals(contents.map((c) => ({ path: c.path, bytes: Buffer.byteLength(c.content) }))),
-        this.blobs.refusals(currentFiles.map((f) => ({ path: f }))),
+      // one check (one git process) for both kinds
+      const all = await this.blobs.refusals([
+        ...contents.map((c) => ({ path: c.path, bytes: Buffer.byteLength(c.content) })),
+        ...currentFiles.map((f) => ({ path: f })),
       ]);
+      const contentRefusals = all.slice(0, contents.length);
+      const fileRefusals = all.slice(contents.length);
       const reasons = new Map<string, number>();
       contentRefusals.forEach((r, i) => r && (refused.content.add(i), reasons.set(r, (reasons.get(r) ?? 0) + 1)));
       fileRefusals.forEach((r, i) => r && (refused.file.add(i), reasons.set(r, (reasons.get(r) ?? 0) + 1)));
