@@ -100,6 +100,14 @@ export function plainLabel(text: string, maxChars?: number): string {
 }
 
 /**
+ * Text for a notification (`showErrorMessage`…), which renders `[text](link)` as a link and
+ * `$(icon)`: one line, icons escaped, `](` broken up so no link forms.
+ */
+export function notificationText(text: string, maxChars = 500): string {
+  return plainLabel(text, maxChars).replace(/\]\(/g, '] (');
+}
+
+/**
  * GitHub/CommonMark inline code of one line: a backtick fence longer than any run of backticks in
  * the value, padded with a space where the value starts or ends with a backtick or a space (so
  * the padding CommonMark strips is ours). Nothing inside a code span is interpreted (no HTML,

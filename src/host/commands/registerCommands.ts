@@ -13,7 +13,7 @@ import { uncommittedSha } from '../../core/blame/blamePorcelain';
 import { buildPrReport } from '../../core/report/prReport';
 import { agentDisplayName } from '../../core/format/textFormat';
 import { isObjectId, isSafeRevision } from '../../core/git/gitArgs';
-import { plainLabel } from '../../core/text/escape';
+import { notificationText, plainLabel } from '../../core/text/escape';
 import { installHooks, removeHooks } from '../../node/hooks/gitHooks';
 
 /** Arguments of command links (hover, CodeLens, timeline): validated, never trusted blindly. */
@@ -49,7 +49,7 @@ export function registerCommands(services: Services): vscode.Disposable[] {
         log.error(`${id} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
         const showLog = vscode.l10n.t('Show Log');
         const pick = await vscode.window.showErrorMessage(
-          vscode.l10n.t('Agent Note: {0}', e instanceof Error ? e.message : String(e)),
+          vscode.l10n.t('Agent Note: {0}', notificationText(e instanceof Error ? e.message : String(e))),
           showLog,
         );
         if (pick === showLog) services.log.channel.show();
@@ -250,7 +250,7 @@ export async function noteQuickPickItems(
 async function pickBase(repo: RepositoryService, given?: unknown): Promise<string | undefined> {
   if (given !== undefined) {
     if (isSafeRevision(given)) return given;
-    throw new Error(vscode.l10n.t('not a usable base revision: {0}', plainLabel(String(given), 80)));
+    throw new Error(vscode.l10n.t('not a usable base revision: {0}', notificationText(String(given), 80)));
   }
   const candidates = ['origin/main', 'origin/master', 'origin/develop', 'main', 'master'];
   const existing: string[] = [];

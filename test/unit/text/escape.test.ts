@@ -10,6 +10,7 @@ import {
   githubTableCell,
   htmlCommentText,
   markdownCodeSpan,
+  notificationText,
   plainLabel,
   singleLine,
 } from '../../../src/core/text/escape';
@@ -113,6 +114,7 @@ describe('escaping helpers (src/core/text/escape.ts) × the hostile corpus', () 
     assert.equal(markdownCodeSpan('two\nlines'), '`two lines`');
     assert.equal(defangMarkdown('</details> ![i](u) [l](u) a < b <3 x<y'), '&lt;/details> !\\[i\\](u) [l\\](u) a < b <3 x&lt;y');
     assert.equal(githubTableCell('a|b\nc'), 'a\\|b c');
+    assert.equal(notificationText('bad [x](command:evil) $(zap)\nnext'), 'bad [x] (command:evil) \\$(zap) next');
     assert.equal(htmlCommentText('a -- b --- <c>'), 'a - - b - - - &lt;c&gt;');
     assert.equal(singleLine('  a\r\n\tb\u2028c\u202e  '), 'a b c');
     assert.equal(cutText('😀😀😀', 2), '😀…');
