@@ -1,4 +1,4 @@
-// Builds: the extension bundle (node/cjs, `vscode` external), the webview bundles (browser/iife),
+// Builds: the extension bundle (node/cjs, `vscode` external), the sharing worker thread bundle, the webview bundles (browser/iife),
 // and a transpiled copy of src + tests under out/ (not bundled) for the unit and in-host test runners.
 import { build } from 'esbuild';
 import { readdirSync, statSync, existsSync, rmSync } from 'node:fs';
@@ -28,6 +28,20 @@ const extension = build({
   sourcemap: !production,
   sourcesContent: false,
   metafile: true,
+  logLevel: 'warning',
+});
+
+// The sharing worker thread (src/node/sharing/sharingWorkerClient.ts loads dist/sharingWorker.js).
+const sharingWorker = build({
+  entryPoints: ['src/node/sharing/sharingWorker.ts'],
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  outfile: 'dist/sharingWorker.js',
+  minify: production,
+  sourcemap: !production,
+  sourcesContent: false,
   logLevel: 'warning',
 });
 
@@ -69,6 +83,6 @@ if (!production) {
   });
 }
 
-const [ext] = await Promise.all([extension, webviews, tests]);
+const [ext] = await Promise.all([extension, webviews, tests, sharingWorker]);
 const bytes = Object.values(ext.metafile.outputs).find((o) => o.entryPoint === 'src/extension.ts')?.bytes ?? 0;
 console.log(`built dist/extension.js (${(bytes / 1024).toFixed(0)} KB${production ? ', minified' : ''})`);

@@ -21,6 +21,7 @@ import {
   fallbackImpl,
   hoverBench,
   noteWriteBench,
+  notesMergeBench,
   parseBench,
   recorderImpl,
   tailBench,
@@ -133,6 +134,9 @@ try {
     const r = await noteWriteBench({ root: copy, home, files: repo.featureFiles, samples: 8, impl });
     return { ...r, impl: impl.name };
   });
+  results.notesMerge = await stage('fetched notes merge (sharing worker)', () =>
+    notesMergeBench({ dir: join(base, 'notes-merge'), home, count: quick ? 200 : 1000, samples: quick ? 2 : 5 }),
+  );
   results.parse = await stage('transcript parse throughput', () => parseBench({ transcripts, runs: 3 }));
   results.catchUp = await stage('tailer catch-up', () => tailerCatchUpBench({ transcripts }));
   const bigClaude = transcripts?.find((t) => t.agent === 'claude');

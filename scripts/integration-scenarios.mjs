@@ -3,7 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { makeGitFixture, ROOT } from './harness.mjs';
+import { gitIn, makeGitFixture, ROOT } from './harness.mjs';
 import { createDemoRepository } from './demo-repo.mjs';
 import { makeHostileRepository } from './hostile-repo.mjs';
 
@@ -38,6 +38,14 @@ export const scenarios = [
     setup: ({ base }) => makeHostileRepository(join(base, 'hostile')),
   },
   {
+    // notes sharing through a bare remote on disk, with a second clone (issue #14 parts 1, 2)
+    name: 'sharing',
+    suite: 'sharing',
+    // the replaced setting, as an earlier version left it: moved to agentNote.sharing.push on start
+    settings: { 'agentNote.notes.pushAfterPush': true },
+    setup: ({ base }) => makeSharingFixture(base),
+  },
+  {
     name: 'nogit',
     suite: 'nogit',
     setup: ({ base }) => {
@@ -48,6 +56,56 @@ export const scenarios = [
     },
   },
 ];
+
+/** A note in the exact bytes the CLI (and we) write: pretty JSON + one newline. */
+function noteJson(prompt, extra = {}) {
+  return `${JSON.stringify(
+    {
+      v: 1,
+      agent: 'claude',
+      session_id: 'sharing-fixture',
+      timestamp: '2026-03-01T10:00:00.000Z',
+      model: 'claude-sonnet-4-5',
+      interactions: [{ prompt, response: `Done: ${prompt}` }],
+      files: [{ path: 'app.txt', by_ai: true }],
+      attribution: { ai_ratio: 100, method: 'file' },
+      ...extra,
+    },
+    null,
+    2,
+  )}\n`;
+}
+
+/**
+ * `<base>/remote.git` (bare), the workspace (a clone: main pushed, then an unpushed noted commit on
+ * main and a noted commit on the local-only branch `local-only`; our old forced refspec configured),
+ * and `<base>/other` (a second clone). The remote has no notes ref.
+ */
+export function makeSharingFixture(base) {
+  const remote = join(base, 'remote.git');
+  const ws = join(base, 'workspace');
+  const other = join(base, 'other');
+  execFileSync('git', ['init', '-q', '--bare', '-b', 'main', remote], { stdio: 'pipe' });
+  makeGitFixture(ws);
+  const git = gitIn(ws);
+  writeFileSync(join(ws, 'app.txt'), 'alpha\nbeta\ngamma\n');
+  git('add', '.');
+  git('commit', '-q', '-m', 'app');
+  git('remote', 'add', 'origin', remote);
+  git('push', '-q', '-u', 'origin', 'main');
+  git('config', '--add', 'remote.origin.fetch', '+refs/notes/agentnote:refs/notes/agentnote');
+  writeFileSync(join(ws, 'app.txt'), 'alpha\nbeta\ngamma\ndelta\n');
+  git('commit', '-q', '-am', 'delta (main, not pushed yet)');
+  git('notes', '--ref=agentnote', 'add', '-m', noteJson('MAIN-BRANCH-PROMPT add delta').trimEnd(), 'HEAD');
+  git('checkout', '-q', '-b', 'local-only');
+  writeFileSync(join(ws, 'secret.txt'), 'local work\n');
+  git('add', 'secret.txt');
+  git('commit', '-q', '-m', 'local-only work');
+  git('notes', '--ref=agentnote', 'add', '-m', noteJson('LOCAL-ONLY-TOKEN-5c1e secret plan').trimEnd(), 'HEAD');
+  git('checkout', '-q', 'main');
+  execFileSync('git', ['clone', '-q', remote, other], { stdio: 'pipe' });
+  return ws;
+}
 
 /** A clone of a peer bundle (notes written by the Agent Note CLI) with refs/notes/agentnote fetched. */
 export function clonePeerBundle(name, dir) {

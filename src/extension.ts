@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { threadId } from 'node:worker_threads';
 import * as path from 'node:path';
 import { Services } from './host/services';
 import { noteQuickPickItems, registerCommands } from './host/commands/registerCommands';
@@ -32,6 +33,11 @@ export interface AgentNoteApi {
   noteQuickPickItems(root: string): Promise<{ label: string; description?: string; detail?: string }[]>;
   /** Entries and note text held by the decoded-note cache of the repository at `root`. */
   noteCacheStats(root: string): { entries: number; chars: number } | undefined;
+  /**
+   * Notes sharing of the repository at `root` (tests): what ran, the last results, and the thread
+   * that did the work (never the extension host's).
+   */
+  sharing(root: string): Promise<SharingSnapshot | undefined>;
   /** Numbers for the benchmark. */
   benchStats(): {
     activateMs: number;
@@ -39,6 +45,15 @@ export interface AgentNoteApi {
     gitCalls: number;
     blameRuns: number;
   };
+}
+
+export interface SharingSnapshot {
+  stats: { syncs: number; shares: number; pushesDetected: number; sharesSkippedOff: number };
+  lastSync: unknown;
+  lastShare: unknown;
+  /** Thread id of the sharing worker that answered last; the extension host's own is `hostThreadId`. */
+  workerThreadId: number | undefined;
+  hostThreadId: number;
 }
 
 export function activate(context: vscode.ExtensionContext): AgentNoteApi {
@@ -93,6 +108,18 @@ export function activate(context: vscode.ExtensionContext): AgentNoteApi {
       return repo ? (await noteQuickPickItems(repo)).map(({ label, description, detail }) => ({ label, description, detail })) : [];
     },
     noteCacheStats: (root) => s.registry.all.find((r) => r.root === root)?.notes.cacheStats,
+    sharing: async (root) => {
+      const c = s.registry.all.find((r) => r.root === root)?.sharing;
+      if (!c) return undefined;
+      await c.idle();
+      return {
+        stats: { ...c.stats },
+        lastSync: c.lastSync,
+        lastShare: c.lastShare,
+        workerThreadId: c.lastWorkerThreadId,
+        hostThreadId: threadId,
+      };
+    },
     benchStats: () => {
       const handler = { calls: 0, totalMs: 0, maxMs: 0, medianMs: 0 };
       let gitCalls = 0;

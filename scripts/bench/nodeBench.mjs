@@ -599,6 +599,140 @@ export async function tailerCatchUpBench({ transcripts }) {
   return { ms, events, MiBs: total / (1024 * 1024) / (ms / 1000) };
 }
 
+// ── fetched notes merge ────────────────────────────────────────────────────────────────────────
+
+/** A note as the CLI writes it (pretty JSON + newline), ~1 KB. */
+function benchNote(agent, prompt, timestamp) {
+  return `${JSON.stringify(
+    {
+      v: 1,
+      agent,
+      session_id: 'bench',
+      timestamp,
+      model: 'bench-model',
+      interactions: [{ prompt, response: `Response to ${prompt}. ${'Lorem ipsum dolor sit amet. '.repeat(24)}` }],
+      files: [{ path: 'bulk.txt', by_ai: true, ai_ranges: [{ start: 1, end: 1, interaction: 0 }] }],
+      attribution: { ai_ratio: 100, method: 'line', lines: { ai_added: 1, total_added: 1, deleted: 0 } },
+    },
+    null,
+    2,
+  )}\n`;
+}
+
+/**
+ * Reading and merging `count` fetched notes, every one of them conflicting with a local note of
+ * the same commit (the worst case: each pair is read, decoded, resolved and re-encoded), the way
+ * the extension does it: `git fetch` has put the remote's notes into the tracking ref, and
+ * `SharingWorkerClient.run('sync')` (the sharing worker thread) merges them. Measured on the
+ * calling thread, which stands for the extension host's: the longest event-loop stall while the
+ * merge runs (a 1 ms timer: the largest gap between its ticks, minus 1 ms), and the merge's
+ * duration. Baseline: the same merge run on the calling thread (`syncNotes` directly). Control:
+ * the same watch for as long with nothing to do (the machine's own scheduling delays).
+ * Each sample starts from the same state (the local notes ref reset before the merge).
+ */
+export async function notesMergeBench({ dir, home, count = 1000, samples = 3 }) {
+  const env = gitEnv(home);
+  const git = (cwd, args, input) =>
+    execFileSync('git', args, { cwd, env, input, encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['pipe', 'pipe', 'pipe'] });
+  mkdirSync(dir, { recursive: true });
+  const remote = join(dir, 'remote.git');
+  const a = join(dir, 'a');
+  const b = join(dir, 'b');
+  git(dir, ['init', '-q', '--bare', remote]);
+  git(dir, ['init', '-q', '-b', 'main', a]);
+  // `count` commits, each with a note of A's
+  const when = 1_780_000_000;
+  let stream = '';
+  for (let i = 0; i < count; i++) {
+    const msg = `commit ${i}`;
+    stream += `commit refs/heads/main\nmark :${i + 1}\ncommitter Ann Dev <ann@example.com> ${when + i} +0000\ndata ${msg.length}\n${msg}\nM 100644 inline bulk.txt\ndata ${String(i).length + 1}\n${i}\n\n`;
+  }
+  stream += `commit refs/notes/agentnote\ncommitter Ann Dev <ann@example.com> ${when + count} +0000\ndata 7\nnotes A\n`;
+  for (let i = 0; i < count; i++) {
+    const body = Buffer.from(benchNote('claude', `A prompt ${i}`, '2026-03-01T10:00:00.000Z'));
+    stream += `N inline :${i + 1}\ndata ${body.length}\n${body.toString()}\n`;
+  }
+  git(a, ['fast-import', '--quiet'], `${stream}done\n`);
+  git(a, ['push', '-q', remote, 'main', 'refs/notes/agentnote']);
+  git(dir, ['clone', '-q', remote, b]);
+  // B noted every commit differently (a later timestamp: B's notes win, A's are kept as superseded)
+  const commits = git(b, ['rev-list', 'main']).trim().split('\n');
+  let bs = `commit refs/notes/agentnote\ncommitter Bo Dev <bo@example.com> ${when + count + 1} +0000\ndata 7\nnotes B\n`;
+  for (const c of commits) {
+    const body = Buffer.from(benchNote('cursor', `B prompt for ${c.slice(0, 8)}`, '2026-03-01T11:00:00.000Z'));
+    bs += `N inline ${c}\ndata ${body.length}\n${body.toString()}\n`;
+  }
+  git(b, ['fast-import', '--quiet'], `${bs}done\n`);
+  git(b, ['fetch', '-q', 'origin', '+refs/notes/agentnote:refs/notes/remotes/origin/agentnote']);
+  const localBefore = git(b, ['rev-parse', 'refs/notes/agentnote']).trim();
+  const commonDir = join(b, '.git');
+
+  const { SharingWorkerClient } = src('node/sharing/sharingWorkerClient');
+  const { syncNotes } = src('node/sharing/notesSync');
+  const { GitRunner } = src('node/git/gitRunner');
+  const reset = () => {
+    git(b, ['update-ref', 'refs/notes/agentnote', localBefore]);
+    git(b, ['update-ref', '-d', 'refs/agentnote/last-local']);
+  };
+  /** Runs `fn` while a 1 ms timer watches the event loop; returns the longest stall (ms) and the duration. */
+  const watched = async (fn) => {
+    let last = now();
+    let worst = 0;
+    const timer = setInterval(() => {
+      const t = now();
+      worst = Math.max(worst, t - last - 1);
+      last = t;
+    }, 1);
+    const t0 = now();
+    const result = await fn();
+    const ms = now() - t0;
+    clearInterval(timer);
+    worst = Math.max(worst, now() - last - 1);
+    return { stallMs: Math.max(0, worst), ms, result };
+  };
+  const check = (r) => {
+    if (!r?.changed || r.merged?.[0]?.conflicts !== count) throw new Error(`merge result unexpected: ${JSON.stringify(r).slice(0, 300)}`);
+  };
+  const worker = new SharingWorkerClient({ idleMs: 60_000 });
+  const out = {
+    count,
+    conflicts: count,
+    worker: { stallMs: [], ms: [] },
+    inThread: { stallMs: [], ms: [] },
+    idle: { stallMs: [] },
+    threadIds: [],
+  };
+  // control: the same watch over the same time with nothing to do (what the machine alone costs the thread)
+  const idleFor = (ms) => watched(() => new Promise((res) => setTimeout(res, ms)));
+  try {
+    // warm-up: starts the worker thread (its start-up is part of the first real merge in the extension, measured separately)
+    reset();
+    const warm = await watched(() => worker.run('sync', { cwd: b, commonDir }, {}));
+    check(warm.result);
+    out.workerFirstMs = warm.ms;
+    out.workerFirstStallMs = warm.stallMs;
+    for (let i = 0; i < samples; i++) {
+      reset();
+      const w = await watched(() => worker.run('sync', { cwd: b, commonDir }, {}));
+      check(w.result);
+      out.worker.stallMs.push(w.stallMs);
+      out.worker.ms.push(w.ms);
+      out.threadIds.push(worker.lastThreadId);
+      out.idle.stallMs.push((await idleFor(w.ms)).stallMs);
+      reset();
+      const t = await watched(() => syncNotes(new GitRunner(b, { niceness: 10 }), { commonDir }));
+      check(t.result);
+      out.inThread.stallMs.push(t.stallMs);
+      out.inThread.ms.push(t.ms);
+    }
+  } finally {
+    worker.dispose();
+  }
+  const notesAfter = git(b, ['notes', '--ref=agentnote', 'list']).trim().split('\n').length;
+  out.notesAfter = notesAfter;
+  return out;
+}
+
 // ── bundle ─────────────────────────────────────────────────────────────────────────────────────
 
 /** Production (minified) build, then the size of dist/extension.js in bytes. */

@@ -14,8 +14,10 @@ import { LineNoteLookup } from '../node/lookup/lineNoteLookup';
 import { JsonOffsetStore } from '../node/transcripts/jsonOffsetStore';
 import { TranscriptWatcher } from '../node/transcripts/transcriptWatcher';
 import { RepositoryRecorder, type RecordOutcome } from '../node/recorder/repositoryRecorder';
-import { configureRewrite, ensureFetchRefspec, pushNotes } from '../node/sharing/notesSharing';
-import type { AgentNoteConfig } from './config';
+import { configureRewrite } from '../node/sharing/notesSharing';
+import { NotesSharingCoordinator } from '../node/sharing/notesSharingCoordinator';
+import { SharingWorkerClient } from '../node/sharing/sharingWorkerClient';
+import { configSection, readSharingPush, type AgentNoteConfig } from './config';
 import { EditTracker } from './capture/editTracker';
 
 export interface HeadMove {
@@ -55,7 +57,8 @@ export class RepositoryService implements vscode.Disposable {
   private recording: Promise<unknown> = Promise.resolve();
   private disposed = false;
   private started: Promise<void> | undefined;
-  private pushedUpstream: string | undefined;
+  /** Notes fetched, merged, repaired and shared after real pushes (src/node/sharing). */
+  sharing: NotesSharingCoordinator | undefined;
   /** `<git-dir>/index.lock`: present while a git command (e.g. the user's commit) updates the index. */
   private indexLock: string | undefined;
   private ticking = false;
@@ -81,7 +84,6 @@ export class RepositoryService implements vscode.Disposable {
     this.blame = new BlameService(this.git);
     this.lookup = new LineNoteLookup(this.blame, this.notes);
     this.head = repository.state.HEAD?.commit;
-    this.pushedUpstream = repository.state.HEAD?.upstream?.commit;
     this.disposables.push(
       this.headEmitter,
       this.notesEmitter,
@@ -154,6 +156,7 @@ export class RepositoryService implements vscode.Disposable {
       .trim()
       .split('\n');
     this.indexLock = indexLock;
+    this.startSharing(commonDir);
     this.watchNotesRef(commonDir);
     await this.startTranscripts(recorder, agentDir, commonDir);
     // the tick's blob writes wait while git holds the index (a commit, a checkout, an add)
@@ -203,13 +206,39 @@ export class RepositoryService implements vscode.Disposable {
     await watcher.start();
   }
 
-  /** Re-reads notes when refs/notes/agentnote moves (fetch, another tool, the CLI). */
+  /**
+   * Re-reads notes when refs/notes/agentnote moves (fetch, another tool, the CLI); tells sharing
+   * about notes refs (a fetch into a tracking ref) and remote-tracking reflogs (a push).
+   */
   private watchNotesRef(commonDir: string): void {
-    const w = vscode.workspace.createFileSystemWatcher(
-      new vscode.RelativePattern(vscode.Uri.file(commonDir), '{refs/notes/agentnote,packed-refs}'),
-    );
-    const changed = () => this.notesChanged();
+    const base = vscode.Uri.file(commonDir);
+    const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(base, '{refs/notes/agentnote,packed-refs}'));
+    const changed = () => {
+      this.notesChanged();
+      this.sharing?.poke();
+    };
+    const s = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(base, '{refs/notes/remotes/**,logs/refs/remotes/**}'));
+    const poke = () => this.sharing?.poke();
     this.disposables.push(w, w.onDidChange(changed), w.onDidCreate(changed), w.onDidDelete(changed));
+    this.disposables.push(s, s.onDidChange(poke), s.onDidCreate(poke), s.onDidDelete(poke));
+  }
+
+  /** The sharing policy lives in src/node/sharing; here it only gets events and settings (read when used). */
+  private startSharing(commonDir: string): void {
+    const scope = this.repository.rootUri;
+    const sharing = new NotesSharingCoordinator({
+      repo: { cwd: this.root, gitPath: this.git.gitPath, commonDir },
+      git: this.backgroundGit,
+      worker: sharingWorker(),
+      log: this.log,
+      pushMode: () => readSharingPush(scope),
+      remoteNames: () => this.repository.state.remotes.map((r) => r.name),
+      fetchEnabled: () => vscode.workspace.getConfiguration(configSection, scope).get<boolean>('notes.fetchWithBranch', true),
+      beforeShare: () => this.idle(),
+      onNotesChanged: () => this.notesChanged(),
+    });
+    this.sharing = sharing;
+    this.disposables.push(toDisposable(sharing));
   }
 
   notesChanged(): void {
@@ -217,19 +246,19 @@ export class RepositoryService implements vscode.Disposable {
     this.notesEmitter.fire();
   }
 
+  /** Rewrite settings, then sharing (one after the other: both write .git/config). */
   private async configureSharing(): Promise<void> {
     try {
       if (this.config.keepOnRewrite) await configureRewrite(this.git);
-      if (this.config.fetchWithBranch) for (const r of this.repository.state.remotes) await ensureFetchRefspec(this.git, r.name);
     } catch (e) {
-      this.log.warn(`notes sharing configuration failed: ${e instanceof Error ? e.message : String(e)}`);
+      this.log.warn(`notes rewrite configuration failed: ${e instanceof Error ? e.message : String(e)}`);
     }
+    await this.sharing?.start();
   }
 
   private onStateChange(): void {
     const current = this.repository.state.HEAD?.commit;
-    const upstream = this.repository.state.HEAD?.upstream;
-    this.maybePushNotes(upstream?.remote, this.repository.state.HEAD);
+    this.sharing?.poke();
     if (!current || current === this.head) return;
     const previous = this.head;
     this.head = current;
@@ -264,21 +293,6 @@ export class RepositoryService implements vscode.Disposable {
     await sleep(headSettleMs);
     const until = Date.now() + maxGitBusyWaitMs;
     while (!this.disposed && Date.now() < until && (await this.gitBusy())) await sleep(50);
-  }
-
-  /** After the user pushed (ahead dropped to 0 and the upstream moved to HEAD), push our notes too. */
-  private maybePushNotes(
-    remote: string | undefined,
-    head: { commit?: string; ahead?: number; upstream?: { commit?: string } } | undefined,
-  ): void {
-    const upstreamCommit = head?.upstream?.commit;
-    if (!remote || !upstreamCommit || upstreamCommit === this.pushedUpstream) return;
-    const wasPush = head?.ahead === 0 && upstreamCommit === head.commit;
-    this.pushedUpstream = upstreamCommit;
-    if (!wasPush || !this.config.pushAfterPush) return;
-    void pushNotes(this.git, remote)
-      .then((r) => this.log.info(`notes pushed to ${remote}: ${JSON.stringify(r).slice(0, 200)}`))
-      .catch((e) => this.log.warn(`notes push to ${remote} failed: ${String(e)}`));
   }
 
   /** Records the note for the commit HEAD moved to (after the commit, never during it). */
@@ -355,6 +369,8 @@ export class RepositoryService implements vscode.Disposable {
 
   updateConfig(config: AgentNoteConfig): void {
     this.config = config;
+    // sharing reads its settings (with this folder's scope) itself: a few `git config` reads
+    void this.sharing?.configure();
   }
 
   dispose(): void {
@@ -373,6 +389,13 @@ export class RepositoryService implements vscode.Disposable {
 const headSettleMs = 150;
 /** Longest wait for git to release index.lock before recording anyway. */
 const maxGitBusyWaitMs = 10_000;
+
+let worker: SharingWorkerClient | undefined;
+/** One sharing worker thread for the extension host (it stops itself when idle). */
+function sharingWorker(): SharingWorkerClient {
+  worker ??= new SharingWorkerClient();
+  return worker;
+}
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

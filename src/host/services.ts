@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { HostLogger } from './log';
-import { readConfig, configSection, type AgentNoteConfig } from './config';
+import { readConfig, configSection, migrateSettings, type AgentNoteConfig } from './config';
 import { GitExtensionAdapter } from './git/gitExtension';
 import { RepositoryRegistry } from './repositoryRegistry';
 import { contextKeys } from './constants';
@@ -44,6 +44,9 @@ export class Services implements vscode.Disposable {
     const updateContext = () => void vscode.commands.executeCommand('setContext', contextKeys.hasRepository, this.registry.all.length > 0);
     this.own(this.registry.onDidOpen(updateContext));
     this.own(this.registry.onDidClose(updateContext));
+    void migrateSettings(this.log, vscode.workspace.workspaceFolders?.map((f) => f.uri) ?? []).then(() => {
+      this.config = readConfig();
+    });
     this.ready = this.startWhenTrusted();
   }
 

@@ -231,3 +231,18 @@ export function decodeNoteSafely(input: string | Uint8Array, limits: NoteReadLim
   if (size < 0) size = d.violation?.kind === 'tooLarge' ? d.violation.size : utf8Length(text);
   return { ok: false, reason: d.reason, size, ...(d.violation ? { violation: d.violation } : {}) };
 }
+
+/** Limits as `decodeNoteWithinLimits` takes them: any of the read limits, and `maxChars` (UTF-16 units, a lower bound of the UTF-8 size). */
+export type NoteReadLimitsInput = Partial<NoteReadLimits> & { maxChars?: number };
+
+/**
+ * decodeNote for notes from other clones and tools (merge, push), with the read limits of
+ * noteLimits.ts (defaults, or those given). Kept for the sharing code's contract; same as
+ * `decodeNote(text, limits)`. Never throws.
+ */
+export function decodeNoteWithinLimits(text: string, limits: NoteReadLimitsInput = {}): DecodedNote {
+  const { maxChars, ...rest } = limits;
+  return decodeNote(text, { ...defaultNoteReadLimits, ...(maxChars !== undefined ? { maxBytes: maxChars } : {}), ...rest });
+}
+
+export type { NoteReadLimits } from './noteLimits';

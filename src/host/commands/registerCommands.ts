@@ -14,7 +14,7 @@ import { buildPrReport } from '../../core/report/prReport';
 import { agentDisplayName } from '../../core/format/textFormat';
 import { isObjectId, isSafeRevision } from '../../core/git/gitArgs';
 import { notificationText, plainLabel } from '../../core/text/escape';
-import { installHooks, removeHooks } from '../../node/hooks/gitHooks';
+import { type HookNote, installHooks, removeHooks } from '../../node/hooks/gitHooks';
 
 /** Arguments of command links (hover, CodeLens, timeline): validated, never trusted blindly. */
 interface CommitArg {
@@ -169,11 +169,14 @@ export function registerCommands(services: Services): vscode.Disposable[] {
         guard(id, async (raw?: unknown) => {
           const repo = repoFor(parseArg(raw));
           if (!repo) return noRepo();
-          const r = await run(repo.git);
+          const r = await run(repo.git, { log: repo.log });
           const summary = Object.entries(r.results)
             .map(([hook, outcome]) => `${hook}: ${outcome}`)
             .join(', ');
-          void vscode.window.showInformationMessage(vscode.l10n.t('Agent Note: git hooks in {0} — {1}', r.hooksDir, summary));
+          const details = r.notes.map(hookNoteText).join(' ');
+          const text = vscode.l10n.t('Agent Note: git hooks in {0} — {1}', r.hooksDir, summary) + (details ? ` ${details}` : '');
+          const conflict = Object.values(r.results).includes('conflict');
+          void (conflict ? vscode.window.showWarningMessage(text) : vscode.window.showInformationMessage(text));
           return r;
         }),
       ),
@@ -186,6 +189,40 @@ export function registerCommands(services: Services): vscode.Disposable[] {
 const prReportMaxCommits = 1000;
 /** …and loads at most this much note text in all. */
 const prReportMaxNoteBytes = 16 * 1024 * 1024;
+
+/** A hook install/remove note in the user's language. */
+function hookNoteText(n: HookNote): string {
+  const hook = n.hook ?? '';
+  const p = n.path ?? '';
+  switch (n.kind) {
+    case 'notRegularFile':
+      return vscode.l10n.t("{0}: {1} is not a regular file; it was left alone and Agent Note's hook was not installed.", hook, p);
+    case 'backupTaken':
+      return vscode.l10n.t('{0}: {1} already exists, so the current hook cannot be chained safely; nothing was changed.', hook, p);
+    case 'legacyTaken':
+      return vscode.l10n.t("{0}: pre-commit's {0}.legacy and {1} are both taken; nothing was changed.", hook, p);
+    case 'viaPreCommit':
+      return vscode.l10n.t('{0}: installed as {1}, which pre-commit runs.', hook, p);
+    case 'chainedExisting':
+      return vscode.l10n.t('{0}: the existing hook keeps running first (kept as {1}).', hook, p);
+    case 'foreignInOwnDir':
+      return vscode.l10n.t('{0}: {1} was written by someone else; it was left alone.', hook, p);
+    case 'hooksPathOverride':
+      return vscode.l10n.t(
+        'core.hooksPath now points at {0}; each hook there runs the one in {1} first, so none of them is disabled. Remove Git Hooks restores core.hooksPath.',
+        p,
+        n.value ?? '',
+      );
+    case 'missingRecord':
+      return vscode.l10n.t('core.hooksPath points at {0}, but the record of the hooks it chains is missing; nothing was changed.', p);
+    case 'cliHooks':
+      return vscode.l10n.t("The Agent Note CLI's hooks are installed in {0}; nothing was changed.", p);
+    case 'hooksPathRestored':
+      return n.value ? vscode.l10n.t('core.hooksPath is {0} again.', n.value) : vscode.l10n.t('core.hooksPath is unset again.');
+    case 'staleOwnDirRemoved':
+      return vscode.l10n.t('Removed {0}, which core.hooksPath no longer pointed at.', p);
+  }
+}
 
 /** The commit of the current line if it has a note, else HEAD if noted, else a pick among noted commits. */
 async function pickCommit(repo: RepositoryService): Promise<string | undefined> {
