@@ -9,12 +9,16 @@ const production = process.argv.includes('--production');
 function walk(dir, pred, acc = []) {
   if (!existsSync(dir)) return acc;
   for (const name of readdirSync(dir)) {
+    if (name === 'node_modules') continue;
     const p = join(dir, name);
     if (statSync(p).isDirectory()) walk(p, pred, acc);
     else if (pred(p)) acc.push(p);
   }
   return acc;
 }
+
+// a production build starts from an empty dist/ (no source map or asset of a development build may be packaged)
+if (production) rmSync('dist', { recursive: true, force: true });
 
 const extension = build({
   entryPoints: ['src/extension.ts'],
@@ -54,6 +58,9 @@ const webviews = webviewEntries.length
       format: 'iife',
       target: 'es2022',
       outdir: 'dist/webviews',
+      // the codicon font imported by shared/codicons.css is copied next to the app's CSS
+      loader: { '.ttf': 'file' },
+      assetNames: '[name]-[hash]',
       minify: production,
       sourcemap: !production,
       sourcesContent: false,

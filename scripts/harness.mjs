@@ -8,11 +8,21 @@ import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import net from 'node:net';
+import { HARNESS_DIR, findChromium } from './bootstrap.mjs';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const require = createRequire(import.meta.url);
-export const CODE_SERVER_ENTRY = join(dirname(require.resolve('code-server/package.json')), 'out/node/entry.js');
-export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+// the harness packages live in test/harness (own package.json and lockfile; scripts/bootstrap.mjs installs them)
+// (resolved when first used, so that importing this module never fails before the install)
+export const harnessRequire = createRequire(join(HARNESS_DIR, 'package.json'));
+let codeServerEntry;
+function codeServer() {
+  try {
+    codeServerEntry ??= join(dirname(harnessRequire.resolve('code-server/package.json')), 'out/node/entry.js');
+  } catch {
+    throw new Error('the test harness is not installed: run `node scripts/bootstrap.mjs harness` (npm test and npm run demo do)');
+  }
+  return codeServerEntry;
+}
 const t0 = Date.now();
 export const log = (...a) => console.log(`[harness +${((Date.now() - t0) / 1000).toFixed(1)}s]`, ...a);
 
@@ -84,7 +94,7 @@ export const SETTINGS = {
 
 /** Runs code-server's CLI synchronously (e.g. --install-extension). */
 export function codeServerCli(args, { userDataDir, extensionsDir, env }) {
-  return execFileSync(process.execPath, [CODE_SERVER_ENTRY, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir, ...args], {
+  return execFileSync(process.execPath, [codeServer(), '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir, ...args], {
     encoding: 'utf8',
     stdio: 'pipe',
     env: { ...process.env, ...env },
@@ -125,7 +135,7 @@ export function prepareDirs(base, extraSettings = {}) {
 export async function startCodeServer({ userDataDir, extensionsDir, env = {}, extraEnv = {}, logFile, port: wantedPort }) {
   const port = wantedPort || (await freePort());
   const args = [
-    CODE_SERVER_ENTRY,
+    codeServer(),
     '--bind-addr',
     `127.0.0.1:${port}`,
     '--auth',
@@ -191,9 +201,9 @@ export async function startCodeServer({ userDataDir, extensionsDir, env = {}, ex
 
 /** Headless Debian Chromium; playwright gives it a fresh temporary profile per launch. */
 export async function launchChromium(base) {
-  const { chromium } = await import('playwright-core');
+  const { chromium } = harnessRequire('playwright-core');
   return chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath: findChromium() ?? '/usr/bin/chromium',
     headless: true,
     env: { ...process.env, ...isolatedEnv(base) },
     args: [

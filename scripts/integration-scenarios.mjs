@@ -1,6 +1,6 @@
 // Workspace fixtures for the in-host suites. Each scenario gets its own code-server, isolated HOME
 // and workspace; `suite` selects the test files (out/test/suite/<suite>/*.test.js).
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { gitIn, makeGitFixture, ROOT } from './harness.mjs';
@@ -44,6 +44,12 @@ export const scenarios = [
     // the replaced setting, as an earlier version left it: moved to agentNote.sharing.push on start
     settings: { 'agentNote.notes.pushAfterPush': true },
     setup: ({ base }) => makeSharingFixture(base),
+  },
+  {
+    // a multi-root workspace of two repositories with different folder settings (resource scope)
+    name: 'multiroot',
+    suite: 'multiroot',
+    setup: ({ base }) => multiRootWorkspace(base),
   },
   {
     name: 'nogit',
@@ -105,6 +111,38 @@ export function makeSharingFixture(base) {
   git('checkout', '-q', 'main');
   execFileSync('git', ['clone', '-q', remote, other], { stdio: 'pipe' });
   return ws;
+}
+
+/**
+ * Two repositories, each with a bare `origin`, in one .code-workspace. Folder settings differ:
+ * alpha keeps no notes on rewrite and keeps its journal 3 days; beta does not fetch notes. Each
+ * journal has a finished session whose last activity was 5 days ago.
+ */
+function multiRootWorkspace(base) {
+  const folders = {
+    alpha: { 'agentNote.notes.keepOnRewrite': false, 'agentNote.journal.retentionDays': 3 },
+    beta: { 'agentNote.notes.fetchWithBranch': false },
+  };
+  for (const [name, settings] of Object.entries(folders)) {
+    const dir = makeGitFixture(join(base, name));
+    execFileSync('git', ['init', '-q', '--bare', join(base, `${name}-origin.git`)], { stdio: 'pipe' });
+    execFileSync('git', ['remote', 'add', 'origin', join(base, `${name}-origin.git`)], { cwd: dir, stdio: 'pipe' });
+    mkdirSync(join(dir, '.vscode'), { recursive: true });
+    writeFileSync(join(dir, '.vscode', 'settings.json'), JSON.stringify(settings, null, 2));
+    writeFileSync(join(dir, '.git', 'info', 'exclude'), '.vscode/\n');
+    const session = join(dir, '.git', 'agentnote', 'sessions', '0b0c5a1e-5d1a-4c3e-9f00-00000000000' + (name === 'alpha' ? '1' : '2'));
+    mkdirSync(session, { recursive: true });
+    const old = Date.now() - 5 * 86_400_000;
+    writeFileSync(join(session, 'heartbeat'), String(old));
+    writeFileSync(join(session, 'prompts.jsonl'), '');
+    for (const f of ['heartbeat', 'prompts.jsonl', '.']) utimesSync(join(session, f), old / 1000, old / 1000);
+  }
+  const file = join(base, 'shop.code-workspace');
+  writeFileSync(
+    file,
+    JSON.stringify({ folders: [{ path: 'alpha' }, { path: 'beta' }], settings: { 'agentNote.statusBar.enabled': true } }, null, 2),
+  );
+  return file;
 }
 
 /** A clone of a peer bundle (notes written by the Agent Note CLI) with refs/notes/agentnote fetched. */

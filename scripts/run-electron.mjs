@@ -1,10 +1,10 @@
 // The same in-host suites through @vscode/test-electron, for machines that can download VS Code
 // (it fetches a VS Code build at run time, so it cannot run offline and is not part of CI).
-import { runTests } from '@vscode/test-electron';
 import { join } from 'node:path';
-import { ROOT, tempDir, cleanup } from './harness.mjs';
+import { ROOT, tempDir, cleanup, harnessRequire } from './harness.mjs';
 import { scenarios } from './integration-scenarios.mjs';
 
+const { runTests } = harnessRequire('@vscode/test-electron');
 let exitCode = 0;
 for (const scenario of scenarios) {
   const base = tempDir(`an-electron-${scenario.name}-`);

@@ -25,6 +25,8 @@ for (const scenario of scenarios) {
   const dirs = prepareDirs(base, scenario.settings ?? {});
   const workspace = await scenario.setup({ base, home: dirs.home });
   const resultsFile = join(base, 'results.json');
+  // a folder, or a multi-root workspace (.code-workspace file)
+  const target = `${workspace.endsWith('.code-workspace') ? 'workspace' : 'folder'}=${encodeURIComponent(workspace)}`;
   log(`[${scenario.name}] starting code-server`);
   const cs = await startCodeServer({
     ...dirs,
@@ -43,7 +45,7 @@ for (const scenario of scenarios) {
         ['skipWelcome', 'true'],
         ['skipReleaseNotes', 'true'],
       ];
-      await other.goto(`${cs.url}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(otherPayload))}`);
+      await other.goto(`${cs.url}/?${target}&payload=${encodeURIComponent(JSON.stringify(otherPayload))}`);
     }
     const page = await browser.newPage();
     const payload = [
@@ -59,7 +61,7 @@ for (const scenario of scenarios) {
       if (process.env.VSH_VERBOSE) console.log(`[browser:${m.type()}] ${m.text()}`);
     });
     page.on('pageerror', (e) => console.log(`[pageerror] ${e}`));
-    const url = `${cs.url}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+    const url = `${cs.url}/?${target}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
     await page.goto(url);
     const timer = new Promise((r) => setTimeout(() => r('timeout'), timeoutMs));
     const result = await Promise.race([done, timer]);

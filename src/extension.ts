@@ -7,6 +7,8 @@ import { Surfaces } from './host/surfaces';
 import { BlobContentProvider, blobScheme } from './host/blobContentProvider';
 import { registerTimelineSerializer } from './webviews/timeline/timelinePanel';
 import { RepoTimelineSource } from './host/timeline/repoTimelineSource';
+import type { AgentNoteConfig } from './host/config';
+import { WalkthroughContext } from './host/diagnostics';
 
 /** What activate() returns: a small read-only API (used by the in-host tests, the benchmark and other extensions). */
 export interface AgentNoteApi {
@@ -25,6 +27,10 @@ export interface AgentNoteApi {
    * undefined for an unknown repository or revision. Never overwrites an existing note.
    */
   recordCommit(root: string, rev?: string): Promise<string | undefined>;
+  /** The settings in effect for the repository at `root` (resource-scoped ones read with its URI). */
+  settings(root: string): Readonly<AgentNoteConfig> | undefined;
+  /** Transcripts tailed now in the repository at `root`, per agent. */
+  tailedTranscripts(root: string): Partial<Record<string, number>>;
   /** Status bar text ('' when hidden). */
   statusBarText(): string;
   /** The status bar tooltip as assigned (Markdown value and trust), undefined when none. */
@@ -62,6 +68,7 @@ export function activate(context: vscode.ExtensionContext): AgentNoteApi {
   context.subscriptions.push(s);
   for (const d of registerCommands(s)) s.own(d);
   const surfaces = s.own(new Surfaces(s));
+  s.own(new WalkthroughContext(s));
   s.own(vscode.workspace.registerTextDocumentContentProvider(blobScheme, new BlobContentProvider(s.registry)));
   s.own(
     registerTimelineSerializer(
@@ -80,6 +87,7 @@ export function activate(context: vscode.ExtensionContext): AgentNoteApi {
     repositories: () => s.registry.all.map((r) => ({ root: r.root, head: r.headCommit, branch: r.branch })),
     idle: async () => {
       await s.ready;
+      await s.configApplied;
       await Promise.all(s.registry.all.map((r) => r.idle()));
     },
     sessions: (root) =>
@@ -95,6 +103,8 @@ export function activate(context: vscode.ExtensionContext): AgentNoteApi {
         ],
         active: x.active,
       })),
+    settings: (root) => s.registry.all.find((r) => r.root === root)?.settings,
+    tailedTranscripts: (root) => s.registry.all.find((r) => r.root === root)?.tailedTranscripts() ?? {},
     recordCommit: async (root, rev) => (await s.registry.all.find((r) => r.root === root)?.recordAgain(rev))?.kind,
     statusBarText: () => surfaces.statusBar?.visibleText ?? '',
     statusBarTooltip: () => {

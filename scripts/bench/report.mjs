@@ -115,7 +115,7 @@ export function markdownReport({ rows, env, data, notes, durationMs, quick }) {
     ...(notes.length ? ['## Notes', '', ...notes.map((n) => `- ${n}`), ''] : []),
     '## How to reproduce',
     '',
-    'From a clean clone with the CI prerequisites installed (`bash scripts/ci-setup.sh`: Chromium, then `npm ci`), run `npm run bench`. It builds the extension, generates all data in a temporary directory (removed afterwards; `VSH_KEEP=1` keeps it), runs every measurement several times, writes `bench-results/latest.json` (all samples) and this file, prints the table and exits non-zero when a goal is missed. It needs no network and takes a few minutes on 2 cores. `npm run bench -- --skip-host` skips the code-server runs; `--quick` uses reduced data for a fast smoke run (its numbers do not count; it writes `bench-results/quick.md` instead).',
+    'From a clean clone, run `npm run bench` (it installs what is missing, like `npm test`). It builds the extension, generates all data in a temporary directory (removed afterwards; `VSH_KEEP=1` keeps it), runs every measurement several times, writes `bench-results/latest.json` (all samples) and this file, prints the table and exits non-zero when a goal is missed. It needs no network and takes a few minutes on 2 cores. `npm run bench -- --skip-host` skips the code-server runs; `--quick` uses reduced data for a fast smoke run (its numbers do not count; it writes `bench-results/quick.md` instead).',
     '',
   ];
   return lines.join('\n');

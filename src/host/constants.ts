@@ -7,6 +7,8 @@ export const commands = {
   removeGitHooks: 'agentNote.removeGitHooks',
   copyPrompt: 'agentNote.copyPrompt',
   showLog: 'agentNote.showLog',
+  showStatus: 'agentNote.showStatus',
+  reportIssue: 'agentNote.reportIssue',
 } as const;
 
 export type CommandId = (typeof commands)[keyof typeof commands];
@@ -16,5 +18,9 @@ export const linkableCommands: readonly CommandId[] = [commands.showNote, comman
 
 /** Context keys set with setContext. */
 export const contextKeys = {
-  hasRepository: 'agentNote:hasRepository',
+  hasRepository: 'agentNote.hasRepository',
+  /** A transcript of an enabled agent is tailed in a repository of the workspace (walkthrough). */
+  agentDetected: 'agentNote.agentDetected',
+  /** A repository of the workspace has a commit with a note (walkthrough). */
+  hasNote: 'agentNote.hasNote',
 } as const;

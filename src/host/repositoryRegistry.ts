@@ -19,7 +19,8 @@ export class RepositoryRegistry implements vscode.Disposable {
     private readonly git: GitExtensionAdapter,
     private readonly log: Logger,
     private readonly makeLogger: (component: string) => Logger,
-    private readonly getConfig: () => AgentNoteConfig,
+    /** Settings for a repository: resource-scoped ones are read with its root URI (multi-root workspaces). */
+    private readonly getConfig: (scope: vscode.Uri) => AgentNoteConfig,
   ) {
     this.disposables.push(
       this.openEmitter,
@@ -58,7 +59,7 @@ export class RepositoryRegistry implements vscode.Disposable {
       repo,
       this.makeLogger(`repo:${repo.rootUri.fsPath.split('/').pop()}`),
       this.git.gitPath,
-      this.getConfig(),
+      this.getConfig(repo.rootUri),
     );
     this.services.set(service.root, service);
     this.log.info(`repository opened: ${service.root} (HEAD ${service.headCommit?.slice(0, 7) ?? 'none'})`);

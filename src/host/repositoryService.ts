@@ -46,6 +46,11 @@ export class RepositoryService implements vscode.Disposable {
   readonly lookup: LineNoteLookup;
   recorder: RepositoryRecorder | undefined;
   private watcher: TranscriptWatcher | undefined;
+  private watcherEvents: { dispose(): void } | undefined;
+  /** Restarts of the transcript watcher after a settings change, one at a time. */
+  private transcriptsRestart: Promise<void> = Promise.resolve();
+  private gitDirs: { agentDir: string; commonDir: string } | undefined;
+  private redactor: ReturnType<typeof createRedactor> | undefined;
   private tracker: EditTracker | undefined;
   private offsets: JsonOffsetStore | undefined;
   private readonly disposables: vscode.Disposable[] = [];
@@ -122,7 +127,8 @@ export class RepositoryService implements vscode.Disposable {
   private async doStart(): Promise<void> {
     const t0 = Date.now();
     void this.refreshHeadTime();
-    const redactor = createRedactor({ extraPatterns: this.config.redactionExtraPatterns, logger: this.log });
+    // read at every use: a change of agentNote.redaction.extraPatterns applies to the next prompt
+    this.redactor = createRedactor({ extraPatterns: this.config.redactionExtraPatterns, logger: this.log });
     const recorder = await RepositoryRecorder.open({
       root: this.root,
       git: this.backgroundGit,
@@ -130,7 +136,7 @@ export class RepositoryService implements vscode.Disposable {
       blobs: this.blobs,
       notes: this.notes,
       redact: (text) => {
-        const r = redactor.redact(text);
+        const r = (this.redactor ?? createRedactor()).redact(text);
         return { text: r.text, count: r.count };
       },
       journalRetentionDays: this.config.journalRetentionDays,
@@ -156,6 +162,7 @@ export class RepositoryService implements vscode.Disposable {
       .trim()
       .split('\n');
     this.indexLock = indexLock;
+    this.gitDirs = { agentDir, commonDir };
     this.startSharing(commonDir);
     this.watchNotesRef(commonDir);
     await this.startTranscripts(recorder, agentDir, commonDir);
@@ -176,8 +183,8 @@ export class RepositoryService implements vscode.Disposable {
 
   private async startTranscripts(recorder: RepositoryRecorder, agentDir: string, commonDir: string): Promise<void> {
     const enabled = agentIds.filter((a: AgentId) => this.config.agents[a]);
-    if (enabled.length === 0) return;
-    this.offsets = await JsonOffsetStore.open(path.join(agentDir, 'transcript-offsets.json'), { log: this.log });
+    if (enabled.length === 0 || this.disposed) return;
+    this.offsets ??= await JsonOffsetStore.open(path.join(agentDir, 'transcript-offsets.json'), { log: this.log });
     const watcher = new TranscriptWatcher({
       repo: { root: this.root, gitCommonDir: commonDir },
       discovery: {
@@ -191,19 +198,53 @@ export class RepositoryService implements vscode.Disposable {
       log: this.log,
     });
     this.watcher = watcher;
-    this.disposables.push(
-      toDisposable(
-        // returning the promise holds the tailer back until the recorder took the batch (memory stays flat during a catch-up)
-        watcher.onEvents((batch) =>
-          recorder
-            .onAgentEvents(
-              batch.map((e) => ({ event: e.event, key: e.key, transcriptPath: e.source.filePath, fileTimeMs: e.source.fileTimeMs })),
-            )
-            .catch((e) => this.log.warn(`transcript events failed: ${String(e)}`)),
-        ),
-      ),
+    // returning the promise holds the tailer back until the recorder took the batch (memory stays flat during a catch-up)
+    this.watcherEvents = watcher.onEvents((batch) =>
+      recorder
+        .onAgentEvents(
+          batch.map((e) => ({ event: e.event, key: e.key, transcriptPath: e.source.filePath, fileTimeMs: e.source.fileTimeMs })),
+        )
+        .catch((e) => this.log.warn(`transcript events failed: ${String(e)}`)),
     );
     await watcher.start();
+  }
+
+  /**
+   * Stops every tailer and discovers again with the current agents and extra roots (a setting
+   * changed): a disabled agent's transcripts stop being read at once, an enabled one's are read
+   * from where Agent Note left them (the stored offsets), as after a reload.
+   */
+  private restartTranscripts(): Promise<void> {
+    this.transcriptsRestart = this.transcriptsRestart
+      .then(async () => {
+        const recorder = this.recorder;
+        if (!recorder || !this.gitDirs || this.disposed) return; // not started yet: start() reads the new settings
+        this.watcherEvents?.dispose();
+        this.watcher?.dispose();
+        this.watcher = undefined;
+        this.watcherEvents = undefined;
+        await this.startTranscripts(recorder, this.gitDirs.agentDir, this.gitDirs.commonDir);
+        this.sessionsEmitter.fire();
+        const on = agentIds.filter((a) => this.config.agents[a]);
+        const tailed = (this.watcher as TranscriptWatcher | undefined)?.tailedFiles.length ?? 0;
+        this.log.info(`agents now read: ${on.join(', ') || 'none'} (${tailed} transcripts tailed)`);
+      })
+      .catch((e) => this.log.warn(`restarting the transcript watcher failed: ${e instanceof Error ? e.message : String(e)}`));
+    return this.transcriptsRestart;
+  }
+
+  /** Transcripts tailed now, per agent (Show Status, Report Issue). */
+  tailedTranscripts(): Partial<Record<AgentId, number>> {
+    const byAgent: Partial<Record<AgentId, number>> = {};
+    for (const t of this.watcher?.lastDiscovery?.transcripts ?? []) {
+      if (this.watcher?.tailedFiles.includes(t.filePath)) byAgent[t.agent] = (byAgent[t.agent] ?? 0) + 1;
+    }
+    return byAgent;
+  }
+
+  /** Counters of this repository's work (git, transcripts, journal, recorder): numbers only. */
+  counters(): Record<string, number> {
+    return { ...this.git.counters.snapshot(), ...this.watcher?.counters.snapshot(), ...this.recorder?.counters.snapshot() };
   }
 
   /**
@@ -367,16 +408,36 @@ export class RepositoryService implements vscode.Disposable {
     await this.recording;
   }
 
-  updateConfig(config: AgentNoteConfig): void {
+  /** The settings in effect for this repository (resource-scoped ones read with its URI). */
+  get settings(): Readonly<AgentNoteConfig> {
+    return this.config;
+  }
+
+  /**
+   * A setting changed: everything that depends on it follows without a reload (agents and extra
+   * roots restart the transcript watcher, redaction patterns apply to the next prompt, retention is
+   * applied at once, sharing configuration is checked again). Resolves when applied.
+   */
+  async updateConfig(config: AgentNoteConfig): Promise<void> {
+    const prev = this.config;
     this.config = config;
+    const changed = <K extends keyof AgentNoteConfig>(k: K) => JSON.stringify(prev[k]) !== JSON.stringify(config[k]);
+    const work: Promise<unknown>[] = [];
+    if (changed('redactionExtraPatterns') && this.redactor)
+      this.redactor = createRedactor({ extraPatterns: config.redactionExtraPatterns, logger: this.log });
+    if (changed('agents') || changed('extraTranscriptRoots')) work.push(this.restartTranscripts());
+    if (changed('journalRetentionDays') && this.recorder) work.push(this.recorder.setJournalRetentionDays(config.journalRetentionDays));
+    if (changed('keepOnRewrite') && config.keepOnRewrite) work.push(this.configureSharing());
     // sharing reads its settings (with this folder's scope) itself: a few `git config` reads
-    void this.sharing?.configure();
+    if (this.sharing) work.push(this.sharing.configure());
+    await Promise.all(work);
   }
 
   dispose(): void {
     this.disposed = true;
     if (this.tickTimer) clearInterval(this.tickTimer);
     for (const t of this.retryTimers) clearTimeout(t);
+    this.watcherEvents?.dispose();
     this.watcher?.dispose();
     void this.offsets?.dispose();
     this.blobs.dispose();

@@ -17,6 +17,8 @@ export class Services implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private readonly configEmitter = new vscode.EventEmitter<AgentNoteConfig>();
   readonly onDidChangeConfig = this.configEmitter.event;
+  /** Resolves when the last settings change has been applied to every repository (tests, API). */
+  configApplied: Promise<void> = Promise.resolve();
   /** Resolves once the git extension is wired up (or known to be unavailable). */
   readonly ready: Promise<void>;
 
@@ -29,7 +31,7 @@ export class Services implements vscode.Disposable {
         this.git,
         this.log.child('registry'),
         (c) => this.log.child(c),
-        () => this.config,
+        (scope) => readConfig(scope),
       ),
     );
     this.own(this.configEmitter);
@@ -37,7 +39,11 @@ export class Services implements vscode.Disposable {
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (!e.affectsConfiguration(configSection)) return;
         this.config = readConfig();
-        for (const r of this.registry.all) r.updateConfig(this.config);
+        // each repository with its own scope: a folder's settings apply to the repositories in it
+        const applied = this.registry.all
+          .filter((r) => e.affectsConfiguration(configSection, r.repository.rootUri))
+          .map((r) => r.updateConfig(readConfig(r.repository.rootUri)));
+        this.configApplied = Promise.all(applied).then(() => undefined);
         this.configEmitter.fire(this.config);
       }),
     );

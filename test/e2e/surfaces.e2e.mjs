@@ -1,14 +1,71 @@
 // The editor surfaces in a real workbench (packaged .vsix, headless Chromium), on the demo repository
 // whose notes were written by the recording pipeline: status bar, hover, CodeLens, Show Note and the
-// timeline (including keyboard-only navigation), in a dark and a light theme.
+// timeline (including keyboard-only navigation), in a dark, a light and the high-contrast theme: the
+// webviews use the theme's colours and the bundled codicon font (allowed by their CSP). With
+// AN_UPDATE_SCREENSHOTS=1 the pictures of the README and the walkthrough (media/screenshots) are rewritten.
 import assert from 'node:assert/strict';
 import { createDemoRepository } from '../../scripts/demo-repo.mjs';
-import { openWorkbench, runCommand, shot } from './workbench.mjs';
+import { openWorkbench, partShot, runCommand, shot, union } from './workbench.mjs';
 
 const themes = [
   ['dark', 'Default Dark Modern'],
   ['light', 'Default Light Modern'],
+  ['hc', 'Default High Contrast'],
 ];
+
+/** The webview frame whose document shows `selector`, once its fonts are loaded. */
+async function frameWith(page, selector, ms = 30_000) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    for (const f of page.frames())
+      if (
+        (await f
+          .locator(selector)
+          .count()
+          .catch(() => 0)) > 0
+      )
+        return f;
+    if (Date.now() > deadline) throw new Error(`no frame shows ${selector}`);
+    await page.waitForTimeout(250);
+  }
+}
+
+/** The codicon font is loaded in a webview and draws its icons (not a missing-glyph box). */
+async function assertCodicons(frame) {
+  const r = await frame.evaluate(async () => {
+    await document.fonts.ready;
+    const el = document.querySelector('.codicon');
+    if (!el) return { found: false };
+    const before = getComputedStyle(el, '::before');
+    return {
+      found: true,
+      family: before.fontFamily,
+      loaded: document.fonts.check('16px codicon'),
+      width: el.getBoundingClientRect().width,
+      glyph: before.content,
+    };
+  });
+  assert.ok(r.found, 'an icon is shown');
+  assert.match(r.family, /codicon/);
+  assert.equal(r.loaded, true, 'the codicon font loaded under the webview CSP');
+  assert.ok(r.width >= 10, `the icon has a width (${r.width})`);
+  assert.match(r.glyph, /^"\\?.+"$/);
+}
+
+/** The body of a webview uses the theme's colours (editor background and foreground). */
+async function themeColours(frame) {
+  return frame.evaluate(() => {
+    const cs = getComputedStyle(document.body);
+    const root = getComputedStyle(document.documentElement);
+    return {
+      background: cs.backgroundColor,
+      color: cs.color,
+      themeBackground: root.getPropertyValue('--vscode-editor-background').trim(),
+      contrastBorder: root.getPropertyValue('--vscode-contrastBorder').trim(),
+      kind: document.body.className,
+    };
+  });
+}
 
 /** The content frame of the (last opened) webview panel. */
 function webview(page) {
@@ -70,7 +127,13 @@ for (const [name, theme] of themes) {
         hasText: /Claude Code · \d+ prompts? · \d+ files?/,
       });
       await item.first().waitFor({ timeout: 60_000 });
+      assert.match(await item.first().innerHTML(), /codicon-/, 'the item shows a product icon');
       await shot(wb.page, `surfaces-${name}-statusbar`);
+      await item.first().hover();
+      const tip = wb.page.locator('.workbench-hover, .monaco-hover').filter({ hasText: /Last prompt/ });
+      await tip.first().waitFor({ timeout: 15_000 });
+      await partShot(wb.page, `${name}-statusbar`, union(await tip.first().boundingBox(), await item.first().boundingBox()));
+      await wb.page.mouse.move(700, 300);
     });
 
     it('hover on an AI line shows the prompt and the AI Ratio', async function () {
@@ -86,7 +149,11 @@ for (const [name, theme] of themes) {
       assert.match(text, /100%/);
       assert.match(text, /Add percentage discount codes/);
       assert.match(text, /written by the AI/);
+      assert.ok((await hover.first().locator('.codicon-hubot').count()) > 0, 'the AI line is marked with the hubot codicon');
+      assert.doesNotMatch(text, /[\u{1F300}-\u{1FAFF}\u{2600}-\u{27BF}]/u, 'no emoji');
       await shot(wb.page, `surfaces-${name}-hover`);
+      const line = wb.page.locator('.monaco-editor .view-overlays .current-line').first();
+      await partShot(wb.page, `${name}-hover`, union(await hover.first().boundingBox(), await line.boundingBox().catch(() => undefined)));
       await wb.page.keyboard.press('Escape');
     });
 
@@ -95,6 +162,9 @@ for (const [name, theme] of themes) {
       const lens = wb.page.locator('.codelens-decoration', { hasText: /93% AI · 1 prompt/ });
       await lens.first().waitFor({ timeout: 30_000 });
       await shot(wb.page, `surfaces-${name}-codelens`);
+      const b = await lens.first().boundingBox();
+      const editor = await wb.page.locator('.monaco-editor').first().boundingBox();
+      await partShot(wb.page, `${name}-codelens`, { x: editor.x, y: b.y - 4, width: Math.min(760, editor.width), height: 150 });
     });
 
     it('Show Note renders the whole note in a webview', async function () {
@@ -104,7 +174,18 @@ for (const [name, theme] of themes) {
       const frame = webview(wb.page);
       await frame.locator('.prompt', { hasText: 'Write node:test tests' }).first().waitFor({ timeout: 30_000 });
       assert.match(await frame.locator('body').innerText(), /100%/);
+      const noteFrame = await frameWith(wb.page, '.interaction .codicon');
+      await assertCodicons(noteFrame);
+      const colours = await themeColours(noteFrame);
+      assert.ok(colours.themeBackground, 'the webview gets the theme colours');
+      if (name === 'hc') {
+        assert.match(colours.kind, /vscode-high-contrast/);
+        assert.equal(colours.background, 'rgb(0, 0, 0)', 'the high-contrast editor background');
+        assert.equal(colours.color, 'rgb(255, 255, 255)', 'the high-contrast foreground');
+        assert.ok(colours.contrastBorder, 'contrastBorder is defined in high contrast');
+      }
       await shot(wb.page, `surfaces-${name}-show-note`);
+      await partShot(wb.page, `${name}-show-note`, wb.page.locator('#workbench\\.parts\\.editor'), 0);
     });
 
     it('the timeline lists sessions, prompts, edits and commits and works with the keyboard only', async function () {
@@ -120,6 +201,7 @@ for (const [name, theme] of themes) {
       assert.match(body, /Add a Cart class/);
       assert.match(body, /feat: percentage discount codes/);
       await shot(wb.page, `surfaces-${name}-timeline`);
+      await partShot(wb.page, `${name}-timeline`, wb.page.locator('#workbench\\.parts\\.editor'), 0);
       if (name !== 'dark') return;
       // keyboard only: "/" focuses the filter, type, Escape back, arrows move, Enter opens the note
       await frame.locator('[role="option"][tabindex="0"]').focus();
@@ -146,5 +228,39 @@ for (const [name, theme] of themes) {
       await inSomeWebview(wb.page, '.prompt', 'formatCents');
       await shot(wb.page, `surfaces-${name}-timeline-keyboard-note`);
     });
+
+    if (name === 'dark')
+      it('the walkthrough shows its steps, and its buttons show what was found and the timeline', async function () {
+        const openWalkthrough = async () => {
+          await runCommand(wb.page, 'Welcome: Open Walkthrough...');
+          const input = wb.page.locator('.quick-input-widget input');
+          await input.fill('Get Started with Agent Note');
+          await wb.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Get Started with Agent Note' }).first().waitFor();
+          await wb.page.keyboard.press('Enter');
+        };
+        await openWalkthrough();
+        const step = (title) => wb.page.locator('.getting-started-step', { hasText: title }).first();
+        await step('Open a git repository').waitFor({ timeout: 30_000 });
+        for (const title of ['See what Agent Note found', 'Commit and get your first note', 'Where to look', 'Sharing and privacy'])
+          await step(title).waitFor();
+        await step('See what Agent Note found').click();
+        await wb.page.locator('.getting-started-step.expanded', { hasText: 'Show Status' }).first().waitFor();
+        await shot(wb.page, 'surfaces-dark-walkthrough');
+        await partShot(wb.page, 'dark-walkthrough', wb.page.locator('#workbench\\.parts\\.editor'), 0);
+        // the step's button: what Agent Note found, as a quick pick
+        await wb.page.locator('.getting-started-step.expanded').getByText('Show Status', { exact: true }).first().click();
+        const pick = wb.page.locator('.quick-input-widget');
+        await pick.locator('.monaco-list-row', { hasText: 'Claude Code' }).first().waitFor({ timeout: 30_000 });
+        const text = await pick.innerText();
+        assert.match(text, /demo-shop/);
+        assert.match(text, /Claude Code[\s\S]*transcripts in this workspace/);
+        assert.match(text, /noted commits/);
+        await partShot(wb.page, 'dark-status', pick);
+        await wb.page.keyboard.press('Escape');
+        // the next step's button opens the timeline
+        await step('Where to look').click();
+        await wb.page.locator('.getting-started-step.expanded').getByText('Show Timeline', { exact: true }).first().click();
+        await webview(wb.page).locator('[role="listbox"]').waitFor({ timeout: 30_000 });
+      });
   });
 }

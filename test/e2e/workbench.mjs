@@ -51,10 +51,53 @@ export async function runCommand(page, title) {
   const input = page.locator('.quick-input-widget input');
   await input.waitFor();
   await input.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 30_000 });
+  const rows = page.locator('.quick-input-list .monaco-list-row', { hasText: title });
+  await rows.first().waitFor({ timeout: 30_000 });
+  // the row of exactly this command (a fuzzy match or a recently used one may be listed first)
+  for (let i = 0; i < (await rows.count()); i++) {
+    const label = (await rows.nth(i).getAttribute('aria-label')) ?? '';
+    if (label === title || label.startsWith(`${title},`) || label.startsWith(`${title} `)) {
+      await rows.nth(i).click();
+      return;
+    }
+  }
   await page.keyboard.press('Enter');
 }
 
 export async function shot(page, name) {
   await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+}
+
+/** media/screenshots: the README's and the walkthrough's pictures, rewritten when AN_UPDATE_SCREENSHOTS=1. */
+export const MEDIA_SHOTS = join(ROOT, 'media', 'screenshots');
+
+/**
+ * A picture of one part of the window (`box`: a locator, or a {x, y, width, height} clip), saved in
+ * test-results/ and, with AN_UPDATE_SCREENSHOTS=1, as media/screenshots/<name>.png.
+ */
+export async function partShot(page, name, box, pad = 8) {
+  const b = typeof box.boundingBox === 'function' ? await box.boundingBox() : box;
+  assert.ok(b, `nothing to photograph for ${name}`);
+  const vp = page.viewportSize();
+  const x = Math.max(0, Math.floor(b.x - pad));
+  const y = Math.max(0, Math.floor(b.y - pad));
+  const clip = {
+    x,
+    y,
+    width: Math.min(vp.width - x, Math.ceil(b.width + 2 * pad)),
+    height: Math.min(vp.height - y, Math.ceil(b.height + 2 * pad)),
+  };
+  await page.screenshot({ path: join(SHOTS, `part-${name}.png`), clip });
+  if (process.env.AN_UPDATE_SCREENSHOTS === '1') {
+    mkdirSync(MEDIA_SHOTS, { recursive: true });
+    await page.screenshot({ path: join(MEDIA_SHOTS, `${name}.png`), clip });
+  }
+}
+
+/** The union of several bounding boxes. */
+export function union(...boxes) {
+  const bs = boxes.filter(Boolean);
+  const x = Math.min(...bs.map((b) => b.x));
+  const y = Math.min(...bs.map((b) => b.y));
+  return { x, y, width: Math.max(...bs.map((b) => b.x + b.width)) - x, height: Math.max(...bs.map((b) => b.y + b.height)) - y };
 }

@@ -15,6 +15,7 @@ import { agentDisplayName } from '../../core/format/textFormat';
 import { isObjectId, isSafeRevision } from '../../core/git/gitArgs';
 import { notificationText, plainLabel } from '../../core/text/escape';
 import { type HookNote, installHooks, removeHooks } from '../../node/hooks/gitHooks';
+import { reportIssue, showStatus } from '../diagnostics';
 
 /** Arguments of command links (hover, CodeLens, timeline): validated, never trusted blindly. */
 interface CommitArg {
@@ -182,6 +183,14 @@ export function registerCommands(services: Services): vscode.Disposable[] {
       ),
     ),
     vscode.commands.registerCommand(commands.showLog, () => services.log.channel.show()),
+    vscode.commands.registerCommand(
+      commands.showStatus,
+      guard(commands.showStatus, () => showStatus(services)),
+    ),
+    vscode.commands.registerCommand(
+      commands.reportIssue,
+      guard(commands.reportIssue, () => reportIssue(services)),
+    ),
   ];
 }
 

@@ -61,7 +61,7 @@ export class NoteHoverProvider implements vscode.HoverProvider {
       `**${vscode.l10n.t('Agent Note')}** · ${escapeMarkdown(agentDisplayName(r.agent))} · _${vscode.l10n.t('uncommitted')}_\n\n`,
     );
     md.appendMarkdown(
-      `🤖 ${vscode.l10n.t('This line was written by the AI for the prompt:')} “${escapeMarkdown(firstLine(r.prompt, 160))}”\n\n`,
+      `$(hubot) ${vscode.l10n.t('This line was written by the AI for the prompt:')} “${escapeMarkdown(firstLine(r.prompt, 160))}”\n\n`,
     );
     md.appendMarkdown(`[$(list-tree) ${vscode.l10n.t('Open in Timeline')}](${commandUri(commands.showTimeline, [{ root: repo.root }])})`);
     return new vscode.Hover(md);
@@ -94,8 +94,8 @@ export function renderNoteHover(info: LineNoteInfo, root: string, now = Date.now
     const v = info.note?.violation;
     md.appendMarkdown(
       v?.kind === 'tooLarge'
-        ? `⚠️ ${vscode.l10n.t('This commit has a note too large to read ({0}; the limit is {1}). It was not loaded.', formatBytes(v.size), formatBytes(v.limit))}\n\n`
-        : `⚠️ ${vscode.l10n.t('This commit has a note that is not a valid Agent Note: {0}', escapeMarkdown(info.note?.reason ?? '', 200))}\n\n`,
+        ? `$(warning) ${vscode.l10n.t('This commit has a note too large to read ({0}; the limit is {1}). It was not loaded.', formatBytes(v.size), formatBytes(v.limit))}\n\n`
+        : `$(warning) ${vscode.l10n.t('This commit has a note that is not a valid Agent Note: {0}', escapeMarkdown(info.note?.reason ?? '', 200))}\n\n`,
     );
     md.appendMarkdown(`[${vscode.l10n.t('Show Note')}](${commandUri(commands.showNote, [{ root, sha: info.sha }])})`);
     return md;
@@ -117,18 +117,18 @@ export function renderNoteHover(info: LineNoteInfo, root: string, now = Date.now
     const p = idx !== null && idx !== undefined ? note.interactions[idx] : undefined;
     md.appendMarkdown(
       p
-        ? `🤖 ${vscode.l10n.t('This line was written by the AI — prompt {0}:', (idx ?? 0) + 1)} “${escapeMarkdown(firstLine(p.prompt, 160))}”\n\n`
-        : `🤖 ${vscode.l10n.t('This line was written by the AI.')}\n\n`,
+        ? `$(hubot) ${vscode.l10n.t('This line was written by the AI — prompt {0}:', (idx ?? 0) + 1)} “${escapeMarkdown(firstLine(p.prompt, 160))}”\n\n`
+        : `$(hubot) ${vscode.l10n.t('This line was written by the AI.')}\n\n`,
     );
   } else if (info.aiLine === false) {
-    md.appendMarkdown(`👤 ${vscode.l10n.t('This line was written by a person.')}\n\n`);
+    md.appendMarkdown(`$(person) ${vscode.l10n.t('This line was written by a person.')}\n\n`);
   }
   if (note.interactions.length) {
     md.appendMarkdown(`**${vscode.l10n.t('Prompts ({0})', note.interactions.length)}**\n\n`);
     note.interactions.slice(0, 5).forEach((it, i) => {
       md.appendMarkdown(`${i + 1}. ${escapeMarkdown(firstLine(it.prompt, 120))}\n`);
       for (const c of normalizeInteractionContexts(it).slice(0, 1))
-        md.appendMarkdown(`   📝 _${vscode.l10n.t('Context')}:_ ${escapeMarkdown(firstLine(c.text, 100))}\n`);
+        md.appendMarkdown(`   $(note) _${vscode.l10n.t('Context')}:_ ${escapeMarkdown(firstLine(c.text, 100))}\n`);
     });
     if (note.interactions.length > 5) md.appendMarkdown(`\n${vscode.l10n.t('…and {0} more', note.interactions.length - 5)}\n`);
     md.appendMarkdown('\n');

@@ -57,7 +57,9 @@ export class SessionStatusBar implements vscode.Disposable {
 
   update(): void {
     const repo = this.registry.current();
-    const session = latestSession(repo?.recorder?.sessions.list() ?? []);
+    // a session of an agent turned off in the settings is no longer shown as the live one
+    const agents: Readonly<Record<string, boolean>> = repo?.settings.agents ?? {};
+    const session = latestSession((repo?.recorder?.sessions.list() ?? []).filter((x) => agents[x.agent] !== false));
     if (!repo || !session) {
       this.item.hide();
       this.shown = false;

@@ -212,7 +212,7 @@ export class RepositoryRecorder {
   private readonly log: Logger;
   private readonly clock: Clock;
   private readonly redact: RedactFn | undefined;
-  private readonly ttlMs: number;
+  private ttlMs: number;
   private readonly maxClaimAgeMs: number;
   private readonly commitTimeSkewMs: number;
   private readonly capture: EditCapture;
@@ -314,6 +314,17 @@ export class RepositoryRecorder {
       await this.processOutputs();
       if (now - this.lastCleanup >= dayMs) await this.cleanup(now);
     });
+  }
+
+  /**
+   * Changes the journal retention (setting `agentNote.journal.retentionDays`) and applies it at once,
+   * queued behind the work in progress: a shorter period removes what is now too old without a reload.
+   */
+  setJournalRetentionDays(days: number): Promise<void> {
+    const ttlMs = Math.max(1, days) * dayMs;
+    if (this.disposed || ttlMs === this.ttlMs) return Promise.resolve();
+    this.ttlMs = ttlMs;
+    return this.enqueue(() => this.cleanup(this.clock.now()));
   }
 
   /** Resolves pending claims now and writes everything pending (journal, blobs, keys). */

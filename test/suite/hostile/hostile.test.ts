@@ -23,7 +23,7 @@ const md = new MarkdownIt({ html: true, linkify: true });
 (md as unknown as { linkify: { set(o: Record<string, boolean>): void } }).linkify.set({ fuzzyLink: false });
 
 const ourCommands = ['agentNote.showNote', 'agentNote.showTimeline', 'agentNote.copyPrompt'];
-const ourIcons = new Set(['$(note)', '$(list-tree)', '$(copy)', '$(sparkle)', '$(warning)']);
+const ourIcons = new Set(['$(note)', '$(list-tree)', '$(copy)', '$(sparkle)', '$(warning)', '$(hubot)', '$(person)']);
 /** Markup that a note must never produce on any surface. */
 const forbidden = /<(?:img|script|iframe|span|details|summary|svg|style|link|meta|object|embed|input|form)\b/i;
 

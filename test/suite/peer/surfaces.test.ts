@@ -61,6 +61,33 @@ describe('surfaces on peer-written notes (todo-api)', () => {
     assert.match(text, /claude-opus-4-6/);
     assert.match(text, /e13b790/);
     assert.match(text, /command:agentNote\.showNote/);
+    // product icons (codicons), never emoji that need an emoji font
+    assert.match(text, /\[\$\(note\) Show Note\]/);
+    assert.doesNotMatch(text, /[\u{1F300}-\u{1FAFF}\u{2600}-\u{27BF}]/u);
+  });
+
+  it('display settings apply live: hover, CodeLens and status bar switch off and on without a reload', async () => {
+    const api = await agentNote();
+    const config = vscode.workspace.getConfiguration('agentNote');
+    const uri = vscode.Uri.file(path.join(workspaceRoot(), 'src/store.ts'));
+    const lenses = async () =>
+      ((await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri, 100)) ?? []).filter(
+        (x) => x.command?.command === 'agentNote.showNote',
+      ).length;
+    try {
+      await config.update('hovers.enabled', false, vscode.ConfigurationTarget.Global);
+      await config.update('codeLens.enabled', false, vscode.ConfigurationTarget.Global);
+      await config.update('statusBar.enabled', false, vscode.ConfigurationTarget.Global);
+      await waitFor(async () => !(await hoverAt('src/store.ts', 15)).includes('Agent Note') || undefined, 10_000, 'hover off');
+      await waitFor(async () => (await lenses()) === 0 || undefined, 10_000, 'CodeLens off');
+      assert.equal(api.statusBarText(), '');
+    } finally {
+      await config.update('hovers.enabled', undefined, vscode.ConfigurationTarget.Global);
+      await config.update('codeLens.enabled', undefined, vscode.ConfigurationTarget.Global);
+      await config.update('statusBar.enabled', undefined, vscode.ConfigurationTarget.Global);
+    }
+    await waitFor(async () => (await hoverAt('src/store.ts', 15)).includes('Agent Note') || undefined, 20_000, 'hover on again');
+    await waitFor(async () => (await lenses()) > 0 || undefined, 20_000, 'CodeLens on again');
   });
 
   it('hover on a line of a human-only commit adds nothing', async () => {

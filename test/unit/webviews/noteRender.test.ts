@@ -67,7 +67,7 @@ describe('Show Note render', () => {
     assert.ok(html.includes('<div class="prompt">line one\n  line two</div>'));
     assert.ok(
       html.includes(
-        '<div class="context"><div class="label">📝 Context <span class="muted">scope</span></div><div class="text">`GET /todos` reads `cursor` and `limit` from the query string and returns the page object from `store.list`.</div></div>',
+        '<div class="context"><div class="label"><span class="codicon codicon-note" aria-hidden="true"></span> Context <span class="muted">scope</span></div><div class="text">`GET /todos` reads `cursor` and `limit` from the query string and returns the page object from `store.list`.</div></div>',
       ),
     );
     assert.ok(html.includes('<dt>Files touched</dt><dd><code>src/routes.ts</code> <code>test/store.test.ts</code></dd>'));
@@ -138,10 +138,14 @@ describe('Show Note render', () => {
   });
 
   it('shows the redaction count only when > 0, with localized labels', () => {
-    assert.ok(R.renderNoteView(view({ redactions: 3 }), fmt).includes('<p class="redactions" role="note">🔒 3 secrets redacted</p>'));
+    assert.ok(
+      R.renderNoteView(view({ redactions: 3 }), fmt).includes(
+        '<p class="redactions" role="note"><span class="codicon codicon-lock" aria-hidden="true"></span> 3 secrets redacted</p>',
+      ),
+    );
     assert.ok(
       R.renderNoteView(view({ redactions: 1, strings: { redactedOne: '1 Geheimnis entfernt' } }), fmt).includes(
-        '🔒 1 Geheimnis entfernt</p>',
+        '<span class="codicon codicon-lock" aria-hidden="true"></span> 1 Geheimnis entfernt</p>',
       ),
     );
     assert.ok(!R.renderNoteView(view({ redactions: 0 }), fmt).includes('class="redactions"'));

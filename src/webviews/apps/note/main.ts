@@ -1,4 +1,5 @@
 /** Show Note app entry: DOM wiring only; the HTML comes from render.ts. */
+import '../shared/codicons.css';
 import './note.css';
 import {
   CopyJsonCommand,

@@ -11,6 +11,11 @@ import type { TimeFormat } from '../shared/time';
 
 type Strings = Record<string, string>;
 
+/** A product icon (@vscode/codicons, see shared/codicons.css); decorative, so hidden from screen readers. */
+function icon(name: string): string {
+  return `<span class="codicon codicon-${name}" aria-hidden="true"></span>`;
+}
+
 function t(strings: Strings, key: NoteStringKey, ...args: (string | number)[]): string {
   return label(strings, noteDefaultStrings, key, ...args);
 }
@@ -115,13 +120,13 @@ function renderInteraction(it: NoteInteraction, index: number, s: NoteViewState)
   );
   for (const c of normalizeInteractionContexts(it)) {
     out.push(
-      `<div class="context"><div class="label">📝 ${escapeHtml(t(strings, 'context'))} <span class="muted">${escapeHtml(c.kind)}</span></div><div class="text">${escapeHtml(c.text)}</div></div>`,
+      `<div class="context"><div class="label">${icon('note')} ${escapeHtml(t(strings, 'context'))} <span class="muted">${escapeHtml(c.kind)}</span></div><div class="text">${escapeHtml(c.text)}</div></div>`,
     );
   }
   out.push(`<div class="prompt">${escapeHtml(it.prompt)}</div>`);
   if (typeof it.response === 'string' && it.response !== '') {
     out.push(
-      `<div class="response"><div class="label">🤖 ${escapeHtml(t(strings, 'response'))}</div><div class="text">${escapeHtml(it.response)}</div></div>`,
+      `<div class="response"><div class="label">${icon('hubot')} ${escapeHtml(t(strings, 'response'))}</div><div class="text">${escapeHtml(it.response)}</div></div>`,
     );
   } else {
     out.push(`<p class="muted no-response">${escapeHtml(t(strings, 'noResponse'))}</p>`);
@@ -190,7 +195,7 @@ export function renderNoteView(s: NoteViewState, fmt: TimeFormat): string {
   const out: string[] = [renderHeader(s, fmt)];
   if (s.redactions && s.redactions > 0) {
     const text = s.redactions === 1 ? t(s.strings, 'redactedOne') : t(s.strings, 'redactedMany', s.redactions);
-    out.push(`<p class="redactions" role="note">🔒 ${escapeHtml(text)}</p>`);
+    out.push(`<p class="redactions" role="note">${icon('lock')} ${escapeHtml(text)}</p>`);
   }
   out.push(renderActions(s));
   if (s.invalidReason !== undefined) {
