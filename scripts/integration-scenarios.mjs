@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { gitIn, makeGitFixture, ROOT } from './harness.mjs';
 import { createDemoRepository } from './demo-repo.mjs';
+import { makeHostileRepository } from './hostile-repo.mjs';
 
 export const scenarios = [
   {
@@ -29,6 +30,12 @@ export const scenarios = [
     suite: 'windows',
     secondWindow: true,
     setup: ({ base }) => makeGitFixture(join(base, 'workspace')),
+  },
+  {
+    // notes carrying the hostile-string corpus, a 3,000-deep nesting, 30 MB notes (issue #14)
+    name: 'hostile',
+    suite: 'hostile',
+    setup: ({ base }) => makeHostileRepository(join(base, 'hostile')),
   },
   {
     // notes sharing through a bare remote on disk, with a second clone (issue #14 parts 1, 2)

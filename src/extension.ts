@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { threadId } from 'node:worker_threads';
 import * as path from 'node:path';
 import { Services } from './host/services';
-import { registerCommands } from './host/commands/registerCommands';
+import { noteQuickPickItems, registerCommands } from './host/commands/registerCommands';
 import { Surfaces } from './host/surfaces';
 import { BlobContentProvider, blobScheme } from './host/blobContentProvider';
 import { registerTimelineSerializer } from './webviews/timeline/timelinePanel';
@@ -33,6 +33,12 @@ export interface AgentNoteApi {
   tailedTranscripts(root: string): Partial<Record<string, number>>;
   /** Status bar text ('' when hidden). */
   statusBarText(): string;
+  /** The status bar tooltip as assigned (Markdown value and trust), undefined when none. */
+  statusBarTooltip(): { value: string; isTrusted: unknown; supportHtml: boolean; supportThemeIcons: boolean } | undefined;
+  /** The items the Show Note picker would offer in the repository at `root` (labels as shown). */
+  noteQuickPickItems(root: string): Promise<{ label: string; description?: string; detail?: string }[]>;
+  /** Entries and note text held by the decoded-note cache of the repository at `root`. */
+  noteCacheStats(root: string): { entries: number; chars: number } | undefined;
   /**
    * Notes sharing of the repository at `root` (tests): what ran, the last results, and the thread
    * that did the work (never the extension host's).
@@ -101,6 +107,17 @@ export function activate(context: vscode.ExtensionContext): AgentNoteApi {
     tailedTranscripts: (root) => s.registry.all.find((r) => r.root === root)?.tailedTranscripts() ?? {},
     recordCommit: async (root, rev) => (await s.registry.all.find((r) => r.root === root)?.recordAgain(rev))?.kind,
     statusBarText: () => surfaces.statusBar?.visibleText ?? '',
+    statusBarTooltip: () => {
+      const t = surfaces.statusBar?.tooltipMarkdown;
+      return t
+        ? { value: t.value, isTrusted: t.isTrusted, supportHtml: t.supportHtml === true, supportThemeIcons: t.supportThemeIcons === true }
+        : undefined;
+    },
+    noteQuickPickItems: async (root) => {
+      const repo = s.registry.all.find((r) => r.root === root);
+      return repo ? (await noteQuickPickItems(repo)).map(({ label, description, detail }) => ({ label, description, detail })) : [];
+    },
+    noteCacheStats: (root) => s.registry.all.find((r) => r.root === root)?.notes.cacheStats,
     sharing: async (root) => {
       const c = s.registry.all.find((r) => r.root === root)?.sharing;
       if (!c) return undefined;

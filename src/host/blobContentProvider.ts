@@ -12,8 +12,15 @@ export class BlobContentProvider implements vscode.TextDocumentContentProvider {
   }
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
-    const { root, blob } = JSON.parse(uri.query) as { root: string; blob: string };
-    if (!/^[0-9a-f]{40}$/.test(blob)) return '';
+    let query: { root?: unknown; blob?: unknown };
+    try {
+      query = JSON.parse(uri.query) as { root?: unknown; blob?: unknown };
+    } catch {
+      return '';
+    }
+    const { root, blob } = query;
+    // any extension can open this scheme: only a full blob id of one of our repositories is read
+    if (typeof root !== 'string' || typeof blob !== 'string' || !/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(blob)) return '';
     const repo = this.registry.all.find((r) => r.root === root);
     const buf = await repo?.blobs.read(blob);
     return buf?.toString('utf8') ?? '';

@@ -5,6 +5,7 @@ import type { RepositoryService } from './repositoryService';
 import { commands, contextKeys } from './constants';
 import { agentIds } from '../core/model/agentEvents';
 import { agentDisplayName } from '../core/format/textFormat';
+import { plainLabel } from '../core/text/escape';
 import { buildIssueReport, type IssueReportInput } from '../core/report/issueReport';
 import { createRedactor } from '../core/redaction/redactor';
 import { detectAgentHomes, type AgentHomeStatus } from '../node/transcripts/agentDetection';
@@ -93,8 +94,11 @@ export async function showStatus(services: Services): Promise<AgentNoteStatus> {
     });
   for (const r of status.repositories)
     items.push({
-      label: `$(repo) ${vscode.workspace.asRelativePath(r.root, true) || r.root}`,
-      description: [r.branch, r.notedCommits === undefined ? undefined : vscode.l10n.t('{0} noted commits', r.notedCommits)]
+      label: `$(repo) ${plainLabel(vscode.workspace.asRelativePath(r.root, true) || r.root, 200)}`,
+      description: [
+        r.branch ? plainLabel(r.branch, 100) : undefined,
+        r.notedCommits === undefined ? undefined : vscode.l10n.t('{0} noted commits', r.notedCommits),
+      ]
         .filter(Boolean)
         .join(' · '),
       detail: vscode.l10n.t(
@@ -115,7 +119,9 @@ export async function showStatus(services: Services): Promise<AgentNoteStatus> {
         : a.found
           ? vscode.l10n.t('{0} transcripts in this workspace · {1} sessions ({2} active)', a.tailed, a.sessions, a.activeSessions)
           : vscode.l10n.t('no transcripts found'),
-      detail: found ? vscode.l10n.t('{0} ({1})', found, a.found ? vscode.l10n.t('found') : vscode.l10n.t('not found')) : undefined,
+      detail: found
+        ? vscode.l10n.t('{0} ({1})', plainLabel(found, 300), a.found ? vscode.l10n.t('found') : vscode.l10n.t('not found'))
+        : undefined,
       run: () => vscode.commands.executeCommand('workbench.action.openSettings', `${configSection}.${agentSetting[a.agent] ?? 'agents'}`),
     });
   }

@@ -364,7 +364,9 @@ export class RepositoryService implements vscode.Disposable {
    */
   recordAgain(rev = 'HEAD'): Promise<RecordOutcome | undefined> {
     const run = this.recording.then(async () => {
-      const sha = (await this.git.tryRun(['rev-parse', '--verify', '-q', `${rev}^{commit}`], { okExitCodes: [] }))?.trim();
+      const sha = (
+        await this.git.tryRun(['rev-parse', '--verify', '-q', '--end-of-options', `${rev}^{commit}`], { okExitCodes: [] })
+      )?.trim();
       if (!sha) return undefined;
       return this.recordHead({ previous: undefined, current: sha, branch: this.repository.state.HEAD?.name });
     });

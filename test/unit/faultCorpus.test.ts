@@ -640,21 +640,30 @@ describe('fault corpus (issue #7): bad input is skipped and counted, good input 
       });
     }
 
-    it('a 1 MB note', async () => {
+    it('a 1 MB note (over the read limit of issue #14: "note too large", never loaded)', async () => {
       h = await Harness.create({ 'a.ts': 'a\n' });
       const first = await recordedAiCommit('a.ts', 'a\nb\n');
       assert.equal((await h.recorder.recordCommit(first)).kind, 'written');
       const big = await h.note(first);
       big.interactions[0].response = `${'lorem ipsum dolor sit amet '.repeat(40_000)}end`;
       const second = await recordedAiCommit('c.ts', 'c\n');
-      const store = new NoteStore(h.runner);
-      assert.equal(await store.write(second, big), 'written');
-      const raw = await store.readRaw(second);
+      const roomy = new NoteStore(h.runner, { limits: { maxBytes: 8 * 1024 * 1024 } });
+      assert.equal(await roomy.write(second, big), 'written');
+      const raw = await roomy.readRaw(second);
       assert.ok(raw !== undefined && Buffer.byteLength(raw) > 1024 * 1024);
-      assert.equal(raw, encodeNote(big), 'stored byte for byte');
-      const d = await store.read(second);
+      assert.ok(raw === encodeNote(big), 'stored byte for byte');
+      const d = await roomy.read(second);
       assert.equal(d?.kind, 'valid');
       assert.equal(d?.kind === 'valid' && d.note.interactions[0].response?.endsWith('end'), true);
+      // with the default limits it is too large: skipped with its size, the blob is not read
+      const store = new NoteStore(h.runner);
+      const tooLarge = await store.read(second);
+      assert.equal(tooLarge?.kind === 'invalid' && tooLarge.violation?.kind, 'tooLarge');
+      assert.match(
+        tooLarge?.kind === 'invalid' ? tooLarge.reason : '',
+        /^note too large \(1,0\d\d,\d{3} bytes; the limit is 1,048,576 bytes\)$/,
+      );
+      assert.equal(await store.readRaw(second), undefined);
       // the recorder keeps that note and the big one does not disturb reading the other
       assert.deepEqual(await h.recorder.recordCommit(second), { kind: 'exists' });
       assert.equal((await store.read(first))?.kind, 'valid');

@@ -108,6 +108,10 @@ export abstract class BaseParser implements TranscriptParser {
     return s;
   }
 
+  inFlightText(): boolean {
+    return false;
+  }
+
   restoreState(state: unknown): AgentEvent[] {
     const parsed = parserStateSchema.safeParse(state);
     if (!parsed.success) return [];

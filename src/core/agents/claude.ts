@@ -77,7 +77,6 @@ interface PendingTool {
 }
 
 const maxTrackedMessages = 64;
-const maxPendingStateChars = 256 * 1024;
 
 const maxResumeIds = 128;
 /** Record and tool-use ids remembered for de-duplication while reading (the newest half is kept when exceeded). */
@@ -88,6 +87,8 @@ const stateSchema = z.object({
   uuids: z.array(z.string()),
   toolUses: z.array(z.string()),
   messages: z.array(z.tuple([z.string(), z.array(z.string())])),
+  /** Messages whose text was in flight at the save (the text itself is never saved). */
+  lostMessages: z.array(z.string()).optional(),
 });
 
 export class ClaudeParser extends BaseParser {
@@ -96,32 +97,32 @@ export class ClaudeParser extends BaseParser {
   private pending = new Map<string, PendingTool>();
   /** message.id → text blocks seen so far, in order. */
   private messageTexts = new Map<string, string[]>();
+  /** Messages split across a resume: their earlier text was not saved, so their later text is not emitted. */
+  private lostMessages = new Set<string>();
 
   constructor(ctx: TranscriptContext) {
     super('claude', ctx);
   }
 
   /**
-   * Kept across a resume (bounded): tool uses still waiting for their result, the newest record
-   * uuids and tool-use ids (re-written records at the cut), and the text of the newest messages
-   * (a split message may continue after the cut).
+   * Kept across a resume (bounded), ids only, never transcript text (the state is persisted in
+   * `transcript-offsets.json`): the newest record uuids and tool-use ids (re-written records at the
+   * cut), and the ids of messages whose text was still growing. A tool use still waiting for its
+   * result is not kept: its structured result rebuilds the edit after the cut (handleToolResult);
+   * the later text of a message split by the cut is not emitted (a gap, never a partial response).
    */
   protected override saveAgentState(): unknown {
-    const pending: [string, PendingTool][] = [];
-    let budget = maxPendingStateChars;
-    for (const [id, t] of this.pending) {
-      const size = JSON.stringify(t.input).length;
-      if (size > budget) continue;
-      budget -= size;
-      pending.push([id, t]);
-    }
-    const messages = [...this.messageTexts].slice(-2).filter(([, texts]) => texts.join('').length <= maxPendingStateChars);
     return {
-      pending,
+      pending: [],
       uuids: [...this.seenUuids].slice(-maxResumeIds),
-      toolUses: [...this.seenToolUses].slice(-maxResumeIds),
-      messages,
+      toolUses: [...this.seenToolUses].filter((id) => !this.pending.has(id)).slice(-maxResumeIds),
+      messages: [],
+      lostMessages: [...new Set([...this.lostMessages, ...[...this.messageTexts.keys()].slice(-2)])].slice(-maxResumeIds),
     };
+  }
+
+  override inFlightText(): boolean {
+    return this.pending.size > 0 || this.messageTexts.size > 0 || this.lostMessages.size > 0;
   }
 
   protected override restoreAgentState(state: unknown): void {
@@ -131,6 +132,7 @@ export class ClaudeParser extends BaseParser {
     this.seenUuids = new Set(p.data.uuids);
     this.seenToolUses = new Set([...p.data.toolUses, ...this.pending.keys()]);
     this.messageTexts = new Map(p.data.messages);
+    this.lostMessages = new Set(p.data.lostMessages ?? []);
   }
 
   protected resetAgentState(): void {
@@ -138,6 +140,7 @@ export class ClaudeParser extends BaseParser {
     this.seenToolUses.clear();
     this.pending.clear();
     this.messageTexts.clear();
+    this.lostMessages.clear();
   }
 
   protected handleLine(line: string): RecordResult {
@@ -211,7 +214,7 @@ export class ClaudeParser extends BaseParser {
     for (const block of r.message.content) {
       const t = textBlock.safeParse(block);
       if (t.success) {
-        if (!msgId || !t.data.text.trim()) continue;
+        if (!msgId || !t.data.text.trim() || this.lostMessages.has(msgId)) continue;
         const texts = this.messageTexts.get(msgId) ?? [];
         if (!texts.includes(t.data.text)) {
           texts.push(t.data.text);

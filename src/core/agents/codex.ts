@@ -97,7 +97,6 @@ const stateSchema = z
     eventTexts: z.array(z.string()).optional(),
   })
   .passthrough();
-const maxPendingPatchChars = 256 * 1024;
 const maxDoneCalls = 256;
 
 interface PendingPatch {
@@ -147,9 +146,14 @@ export class CodexParser extends BaseParser {
       itemPrompts: this.itemPrompts,
       itemTexts: this.itemTexts,
       eventTexts: this.eventTexts,
-      pendingPatches: [...this.pendingPatches].filter(([, p]) => p.patch.length <= maxPendingPatchChars),
+      // never the patch text (the state is persisted): a patch whose output comes after a resume is a gap
+      pendingPatches: [],
       doneCalls: [...this.doneCalls].slice(-maxDoneCalls),
     };
+  }
+
+  override inFlightText(): boolean {
+    return this.pendingPatches.size > 0;
   }
 
   protected override restoreAgentState(state: unknown): void {

@@ -51,6 +51,8 @@ const txtStateSchema = z.object({
   userLines: z.array(z.string()),
   textLines: z.array(z.string()),
   tool: z.object({ name: z.string(), fields: z.array(z.tuple([z.string(), z.array(z.string())])) }).optional(),
+  /** The block's earlier lines were not saved (never transcript text in the persisted state). */
+  lost: z.boolean().optional(),
 });
 
 export class CursorParser extends BaseParser {
@@ -59,6 +61,8 @@ export class CursorParser extends BaseParser {
   private userLines: string[] = [];
   private textLines: string[] = [];
   private tool: TxtTool | undefined;
+  /** The current block began before a resume: its earlier lines are unknown (see saveAgentState). */
+  private lost = false;
 
   constructor(ctx: TranscriptContext) {
     super('cursor', ctx);
@@ -70,11 +74,23 @@ export class CursorParser extends BaseParser {
     this.userLines = [];
     this.textLines = [];
     this.tool = undefined;
+    this.lost = false;
   }
 
+  /**
+   * The block state at the cut, without its lines (the state is persisted in
+   * `transcript-offsets.json`, which holds no transcript text). After a resume inside a block, a
+   * response or tool block is not emitted, a prompt is emitted with what follows the cut after
+   * `… ` (so turns keep their numbers).
+   */
   protected override saveAgentState(): unknown {
     if (!this.txt || this.state === 'none') return undefined;
-    return { state: this.state, userLines: this.userLines, textLines: this.textLines, tool: this.tool };
+    const inBlock = this.userLines.length > 0 || this.textLines.length > 0 || this.tool !== undefined || this.lost;
+    return { state: this.state, userLines: [], textLines: [], ...(inBlock ? { lost: true } : {}) };
+  }
+
+  override inFlightText(): boolean {
+    return this.txt && (this.lost || this.userLines.length > 0 || this.textLines.length > 0 || this.tool !== undefined);
   }
 
   protected override restoreAgentState(state: unknown): void {
@@ -84,6 +100,9 @@ export class CursorParser extends BaseParser {
     this.userLines = p.data.userLines;
     this.textLines = p.data.textLines;
     this.tool = p.data.tool;
+    this.lost = p.data.lost === true;
+    // a tool block split by the resume: its later fields still need somewhere to go (it is not emitted)
+    if (this.state === 'tool' && !this.tool) this.tool = { name: '', fields: [] };
   }
 
   /**
@@ -304,23 +323,33 @@ export class CursorParser extends BaseParser {
     else if (this.state === 'assistant') this.finishText();
     else if (this.state === 'tool') this.finishTool();
     this.state = 'none';
+    this.lost = false;
   }
 
   private finishUser(): void {
     const text = this.userLines.join('\n');
     this.userLines = [];
-    if (text.trim()) this.emitPrompt(text);
+    const lost = this.lost;
+    this.lost = false;
+    if (lost) this.emitPrompt(`… ${text.trim()}`);
+    else if (text.trim()) this.emitPrompt(text);
   }
 
   private finishText(): void {
     const text = this.textLines.join('\n').trim();
     this.textLines = [];
+    // a block split by a resume stays silent until it ends (finishBlock clears `lost`)
+    if (this.lost) return;
     if (text) this.emit({ kind: 'response', text });
   }
 
   private finishTool(): void {
     const tool = this.tool;
     this.tool = undefined;
+    if (this.lost) {
+      this.lost = false;
+      return;
+    }
     if (!tool) return;
     const input: Record<string, unknown> = {};
     for (const [k, lines] of tool.fields) {

@@ -70,6 +70,12 @@ export interface TranscriptParser {
   /** State to persist with the byte offset of the last line pushed. */
   saveState(): ParserState;
   /**
+   * True while the parser holds transcript text that {@link saveState} does not save (a tool call
+   * waiting for its result, a message or block still growing): a resume from this point can miss
+   * the events that need it (a gap), never produce a different claim.
+   */
+  inFlightText(): boolean;
+  /**
    * Restores a persisted state (validated; invalid state is ignored) and returns a session event
    * announcing the resumed session (with `priorTurns`), or [] when nothing was restored.
    */

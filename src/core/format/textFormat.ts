@@ -1,3 +1,5 @@
+import { cutText } from '../text/escape';
+
 /** Small formatting helpers shared by the hover, CodeLens, status bar and webviews (pure). */
 
 /** "3 days ago" in the given locale (Intl.RelativeTimeFormat). */
@@ -20,20 +22,31 @@ export function relativeTime(thenMs: number, nowMs: number, locale = 'en'): stri
   return fmt.format(Math.round(s / (86400 * 365)), 'year');
 }
 
-/** First non-empty line, whitespace-collapsed, cut at `max` characters (with …), surrogate-safe. */
+/**
+ * First non-empty line, whitespace-collapsed, cut at `max` characters (with …), surrogate-safe.
+ * Looks at no more of the text than it needs (a prompt or response can be a megabyte long).
+ */
 export function firstLine(text: string, max = 120): string {
-  const line =
-    text
-      .split(/\r?\n/)
-      .map((l) => l.trim())
-      .find((l) => l.length > 0) ?? '';
-  return cut(line.replace(/\s+/g, ' '), max);
+  let start = 0;
+  while (start <= text.length) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    // enough of the line for `max` characters even after whitespace collapses
+    const line = text
+      .slice(start, Math.min(end, start + max * 4 + 256))
+      .replace(/\r$/, '')
+      .trim();
+    if (line.length > 0) {
+      const collapsed = line.replace(/\s+/g, ' ');
+      return end - start > max * 4 + 256 ? cut(`${collapsed}…`, max) : cut(collapsed, max);
+    }
+    start = end + 1;
+  }
+  return '';
 }
 
-export function cut(text: string, max: number): string {
-  const chars = Array.from(text);
-  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
-}
+/** `text` cut to `max` code points with a trailing … (surrogate-safe, linear in `max`). */
+export const cut = cutText;
 
 /** A ratio bar of `width` cells, filled = round(ratio/100 × width). */
 export function ratioBar(ratio: number, width = 10): string {
@@ -41,10 +54,8 @@ export function ratioBar(ratio: number, width = 10): string {
   return '█'.repeat(filled) + '░'.repeat(width - filled);
 }
 
-/** Escapes text for Markdown (hover content is untrusted prompt text). */
-export function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, (c) => `\\${c}`).replace(/\r?\n/g, ' ');
-}
+/** Escapes one line of untrusted text for a VS Code MarkdownString (see src/core/text/escape.ts). */
+export { escapeMarkdown } from '../text/escape';
 
 export function agentDisplayName(agent: string | null | undefined): string {
   switch (agent) {

@@ -5,6 +5,14 @@
  * encoder reproduces those bytes with the documented key order at every level; keys unknown to
  * us are written after the known keys, in their original order. Decoding never throws.
  */
+import {
+  checkNoteLimits,
+  defaultNoteReadLimits,
+  type NoteLimitViolation,
+  type NoteReadLimits,
+  utf8Length,
+  violationReason,
+} from './noteLimits';
 import { normalizeContexts, parseAgentNote, type NoteLegacyForm } from './noteSchema';
 import type { AgentNoteV1, NoteContext } from './noteTypes';
 
@@ -21,9 +29,12 @@ export type DecodedNote =
     }
   | {
       kind: 'invalid';
-      /** Short, human readable, e.g. "not JSON", "missing interactions array". */
+      /** Short, human readable, e.g. "not JSON", "missing interactions array", "note too large (31.5 MB; …)". */
       reason: string;
+      /** The note text as read; empty for a note over the size limit (it is never loaded). */
       raw: string;
+      /** Set when a read limit (noteLimits.ts) was passed: the note was not parsed. */
+      violation?: NoteLimitViolation;
     };
 
 const topKeys = ['v', 'agent', 'session_id', 'timestamp', 'model', 'interactions', 'files', 'attribution'];
@@ -147,11 +158,30 @@ function classifyUnparsable(trimmed: string): string {
   return 'not JSON';
 }
 
+/** The invalid result for a note that is not even read (its size is known from git). */
+export function tooLargeNote(size: number, limits: Pick<NoteReadLimits, 'maxBytes'> = defaultNoteReadLimits): DecodedNote {
+  const violation: NoteLimitViolation = { kind: 'tooLarge', size, limit: limits.maxBytes };
+  return { kind: 'invalid', reason: violationReason(violation), raw: '', violation };
+}
+
 /**
- * Decodes a note's text. Never throws: anything unusable is `{kind:'invalid', reason}`.
+ * Decodes a note's text under read limits (noteLimits.ts: size, nesting depth, number of values;
+ * checked before JSON.parse). Never throws: anything unusable is `{kind:'invalid', reason}`.
  * Like the CLI, surrounding whitespace is ignored; a UTF-8 BOM is tolerated.
  */
-export function decodeNote(text: string): DecodedNote {
+export function decodeNote(text: string, limits: NoteReadLimits = defaultNoteReadLimits): DecodedNote {
+  try {
+    const violation = checkNoteLimits(text, limits);
+    if (violation)
+      return { kind: 'invalid', reason: violationReason(violation), raw: violation.kind === 'tooLarge' ? '' : text, violation };
+    return decodeWithinLimits(text);
+  } catch (e) {
+    // a last resort: nothing above should throw on any input
+    return { kind: 'invalid', reason: `unreadable note (${e instanceof Error ? e.name : 'error'})`, raw: '' };
+  }
+}
+
+function decodeWithinLimits(text: string): DecodedNote {
   const raw = text;
   const trimmed = text.replace(/^\uFEFF/, '').trim();
   if (!trimmed) return { kind: 'invalid', reason: 'empty note', raw };
@@ -166,48 +196,53 @@ export function decodeNote(text: string): DecodedNote {
   return { kind: 'valid', note: r.note, legacy: r.legacy, raw, issues: r.issues };
 }
 
-/** Limits of decodeNoteWithinLimits (defaults: 1 MiB, 64 levels of nesting). */
-export interface NoteReadLimits {
-  /** Longest note text (UTF-16 code units, a lower bound of its UTF-8 size) that is parsed at all. */
-  maxChars?: number;
-  /** Deepest nesting of JSON arrays/objects that is parsed at all. */
-  maxDepth?: number;
-}
-
-export const defaultNoteReadLimits: Required<NoteReadLimits> = { maxChars: 1024 * 1024, maxDepth: 64 };
-
-/** Deepest bracket nesting outside strings, stopping as soon as it passes `limit`. */
-function nestingDepthExceeds(text: string, limit: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text.charCodeAt(i);
-    if (inString) {
-      if (ch === 0x5c) i++;
-      else if (ch === 0x22) inString = false;
-      continue;
-    }
-    if (ch === 0x22) inString = true;
-    else if (ch === 0x7b || ch === 0x5b) {
-      if (++depth > limit) return true;
-    } else if (ch === 0x7d || ch === 0x5d) depth--;
-  }
-  return false;
-}
+export type SafeDecodeResult =
+  | { ok: true; note: AgentNoteV1; legacy: NoteLegacyForm; issues: string[]; raw: string }
+  | {
+      ok: false;
+      /** Why the note cannot be used ("note too large (…)", "not JSON", "missing files array"…). */
+      reason: string;
+      /** Size of the input in UTF-8 bytes. */
+      size: number;
+      violation?: NoteLimitViolation;
+    };
 
 /**
- * decodeNote for notes from other clones and tools (merge, push): a note longer than `maxChars`
- * or nested deeper than `maxDepth` is `invalid` without being parsed, and nothing thrown while
- * parsing escapes (`invalid`, reason "unreadable note"). Placeholder for the shared read limits
- * of issue #14 part 3: the note-reading task may replace its body, the contract stays.
+ * The simple entry point for any code that handles a note from outside (sharing, merge, push):
+ * bytes or text in, a usable note or a reason out. Bytes over `limits.maxBytes` are not even
+ * decoded to a string. Never throws.
  */
-export function decodeNoteWithinLimits(text: string, limits: NoteReadLimits = {}): DecodedNote {
-  const { maxChars, maxDepth } = { ...defaultNoteReadLimits, ...limits };
-  if (text.length > maxChars) return { kind: 'invalid', reason: `note too large (${text.length} characters)`, raw: text };
-  if (nestingDepthExceeds(text, maxDepth)) return { kind: 'invalid', reason: `note nested deeper than ${maxDepth} levels`, raw: text };
-  try {
-    return decodeNote(text);
-  } catch {
-    return { kind: 'invalid', reason: 'unreadable note', raw: text };
+export function decodeNoteSafely(input: string | Uint8Array, limits: NoteReadLimits = defaultNoteReadLimits): SafeDecodeResult {
+  let text: string;
+  let size: number;
+  if (typeof input === 'string') {
+    text = input;
+    size = -1;
+  } else {
+    size = input.byteLength;
+    if (size > limits.maxBytes) {
+      const d = tooLargeNote(size, limits);
+      return { ok: false, reason: d.kind === 'invalid' ? d.reason : '', size, violation: d.kind === 'invalid' ? d.violation : undefined };
+    }
+    text = new TextDecoder('utf-8', { fatal: false }).decode(input);
   }
+  const d = decodeNote(text, limits);
+  if (d.kind === 'valid') return { ok: true, note: d.note, legacy: d.legacy, issues: d.issues, raw: d.raw };
+  if (size < 0) size = d.violation?.kind === 'tooLarge' ? d.violation.size : utf8Length(text);
+  return { ok: false, reason: d.reason, size, ...(d.violation ? { violation: d.violation } : {}) };
 }
+
+/** Limits as `decodeNoteWithinLimits` takes them: any of the read limits, and `maxChars` (UTF-16 units, a lower bound of the UTF-8 size). */
+export type NoteReadLimitsInput = Partial<NoteReadLimits> & { maxChars?: number };
+
+/**
+ * decodeNote for notes from other clones and tools (merge, push), with the read limits of
+ * noteLimits.ts (defaults, or those given). Kept for the sharing code's contract; same as
+ * `decodeNote(text, limits)`. Never throws.
+ */
+export function decodeNoteWithinLimits(text: string, limits: NoteReadLimitsInput = {}): DecodedNote {
+  const { maxChars, ...rest } = limits;
+  return decodeNote(text, { ...defaultNoteReadLimits, ...(maxChars !== undefined ? { maxBytes: maxChars } : {}), ...rest });
+}
+
+export type { NoteReadLimits } from './noteLimits';

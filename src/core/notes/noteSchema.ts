@@ -335,10 +335,19 @@ function mapFlat(obj: JsonObject, issues: string[]): string | undefined {
 }
 
 /**
- * Validates and normalizes a parsed note value (see the module comment). Never throws.
+ * Validates and normalizes a parsed note value (see the module comment). Never throws (a value
+ * nested deeper than the stack allows is invalid; decodeNote caps nesting long before that).
  * The input is not modified.
  */
 export function parseAgentNote(value: unknown): NoteParseResult {
+  try {
+    return parseAgentNoteValue(value);
+  } catch (e) {
+    return { ok: false, reason: `unreadable note structure (${e instanceof Error ? e.name : 'error'})` };
+  }
+}
+
+function parseAgentNoteValue(value: unknown): NoteParseResult {
   if (Array.isArray(value)) return { ok: false, reason: 'not a JSON object (array)' };
   if (!isPlainObject(value)) return { ok: false, reason: `not a JSON object (${value === null ? 'null' : typeof value})` };
   const obj = cloneJson(value) as JsonObject;

@@ -7,6 +7,7 @@ import type { Logger } from '../ports';
 import { assessAssignment } from './assessAssignment';
 import { compileCustomPatterns, type CustomPatternError } from './customPatterns';
 import { secretPatterns, type SecretPattern } from './secretPatterns';
+import { alternateViews } from './encodedForms';
 import { shannonEntropy } from './shannonEntropy';
 
 export interface RedactionResult {
@@ -69,6 +70,8 @@ export function countRedactionMarkers(text: string): number {
 /** Existing markers (ours, and bare `[REDACTED]` placeholders some agents write): never touched again. */
 const existingMarker = /\[REDACTED(?::[A-Za-z0-9_.-]{1,64})?\]/g;
 const maxDepth = 1000;
+/** Views of views (a base64 run inside URL-encoded text…) are followed this deep. */
+const maxViewDepth = 2;
 const runStop = /[\s"'`\\]/;
 
 interface CompiledPattern {
@@ -188,6 +191,17 @@ function secretRange(m: RegExpExecArray, groups: readonly (number | string)[]): 
 }
 
 /**
+ * The part of a secret on the next line after a break: more random token characters (a digit or
+ * mixed case, no `=` but trailing padding), not a word, a key name or an assignment.
+ */
+function looksLikeTokenContinuation(part: string): boolean {
+  if (part.length === 0) return false;
+  if (/=[^=]/.test(part)) return false;
+  if (/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(part)) return false;
+  return /[0-9]/.test(part) || (/[a-z]/.test(part) && /[A-Z]/.test(part) && part.length >= 8);
+}
+
+/**
  * Builds a redactor from the built-in patterns plus optional user patterns. Order: credential
  * formats, then user patterns, then the context heuristics (key names, entropy).
  */
@@ -217,15 +231,24 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
     return found;
   };
 
-  function redact(text: string): RedactionResult {
-    if (typeof text !== 'string' || text.length === 0) return { text, count: 0, byId: {} };
+  // re-joined runs are only scanned when a credential format's keyword is in them
+  const credentialKeywords = [...new Set(compiled.filter((p) => !p.heuristic).flatMap((p) => p.keywords ?? []))];
+  const viewOptions = {
+    worthScanning: (s: string) => {
+      const lower = s.toLowerCase();
+      return credentialKeywords.some((k) => lower.includes(k));
+    },
+    mayHoldMultiLineSecret: (s: string) => /private[ _]key/i.test(s),
+  };
+
+  /**
+   * Runs every pattern over `text` (only the credential formats with `credentialOnly`); each
+   * accepted candidate goes to `onSpan` (positions in `text`).
+   */
+  function scan(text: string, onSpan: (start: number, end: number, p: CompiledPattern) => void, credentialOnly = false): void {
     const present = presentKeywords(text);
-    const set = new SpanSet();
-    existingMarker.lastIndex = 0;
-    for (let m = existingMarker.exec(text); m !== null; m = existingMarker.exec(text)) {
-      set.add(m.index, m.index + m[0].length, '', -1, false, true);
-    }
     for (const p of compiled) {
+      if (credentialOnly && p.heuristic) continue;
       if (p.keywords && !p.keywords.some((k) => present.has(k))) continue;
       const regex = p.regex;
       regex.lastIndex = 0;
@@ -252,9 +275,59 @@ export function createRedactor(options: RedactorOptions = {}): Redactor {
         if (p.runCap !== undefined && end - range[0] >= p.runCap) {
           while (end < text.length && !runStop.test(text[end])) end++;
         }
-        set.add(range[0], end, p.id, p.priority, !p.heuristic);
+        onSpan(range[0], end, p);
       }
     }
+  }
+
+  /** Spans of `text` to redact: the patterns on the text itself, then on its other readings (encodedForms.ts). */
+  function spansOf(text: string, depth: number, credentialOnly = false): SpanSet {
+    const set = new SpanSet();
+    existingMarker.lastIndex = 0;
+    for (let m = existingMarker.exec(text); m !== null; m = existingMarker.exec(text)) {
+      set.add(m.index, m.index + m[0].length, '', -1, false, true);
+    }
+    scan(text, (start, end, p) => set.add(start, end, p.id, p.priority, !p.heuristic), credentialOnly);
+    if (depth < maxViewDepth) {
+      for (const view of alternateViews(text, viewOptions)) {
+        // a decoded text is redacted like any text (its own views included, bounded); re-joined
+        // lines only by the credential formats (a key name and the next line's word are not a secret)
+        const found = spansOf(view.text, depth + 1, view.seams !== undefined).spans.filter((sp) => !sp.marker);
+        if (found.length === 0) continue;
+        if (view.whole) {
+          // an encoded run holding a secret goes as a whole (its bytes do not map one to one)
+          const best = found.reduce((a, b) => (b.priority < a.priority ? b : a));
+          set.add(view.whole[0], view.whole[1], best.id, best.priority, true);
+          continue;
+        }
+        for (const sp of found) {
+          const start = view.start(sp.start);
+          let end = view.end(sp.end - 1);
+          if (view.seams) {
+            // a re-joined line: only a secret across a line break is new, and a line's continuation
+            // counts only when it looks like more of a token (not a word, a key name or an assignment)
+            let cut = sp.end;
+            const crossed = view.seams.filter((at) => sp.start < at && at < sp.end);
+            for (const at of crossed) {
+              const next = view.seams.find((x) => x > at) ?? view.text.length;
+              if (!looksLikeTokenContinuation(view.text.slice(at, Math.min(next, sp.end)))) {
+                cut = at;
+                break;
+              }
+            }
+            if (!crossed.some((at) => at < cut)) continue;
+            end = view.end(cut - 1);
+          }
+          set.add(start, end, sp.id, sp.priority, true);
+        }
+      }
+    }
+    return set;
+  }
+
+  function redact(text: string): RedactionResult {
+    if (typeof text !== 'string' || text.length === 0) return { text, count: 0, byId: {} };
+    const set = spansOf(text, 0);
     const byId: Record<string, number> = {};
     let count = 0;
     let out = '';

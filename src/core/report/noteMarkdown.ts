@@ -1,13 +1,15 @@
 /**
  * One Agent Note as readable Markdown ("Copy as Markdown" of the Show Note panel): header,
  * AI Ratio, every interaction with full prompt, contexts and response, and the files table.
- * Prompt and response text is quoted as-is (like the CLI's PR report); table cells and inline
- * code are escaped so untrusted paths cannot break the structure. Pure.
+ * Prompt and response text is quoted as Markdown (like the CLI's PR report) but defanged (no raw
+ * HTML, images or links, src/core/text/escape.ts); one-line values, table cells and inline code are
+ * escaped so untrusted text cannot break the structure. Pure.
  */
 import { normalizeInteractionContexts } from '../notes/interactionContexts';
 import type { AgentNoteV1, NoteAiRange, NoteFile, NoteInteraction } from '../notes/noteTypes';
 import { evaluatePrompt } from '../notes/promptScoring';
 import { progressBar } from './prReport';
+import { githubInline, githubQuote, githubTableCell, markdownCodeSpan } from '../text/escape';
 
 /** The commit a note belongs to. */
 export interface NoteCommitInfo {
@@ -60,27 +62,23 @@ function fmt(template: string, ...args: (string | number)[]): string {
   return template.replace(/\{(\d+)\}/g, (m, i: string) => (Number(i) < args.length ? String(args[Number(i)]) : m));
 }
 
-/** Inline code that survives backticks in the value. */
+/** Inline code that survives backticks, line breaks and HTML in the value (markdownCodeSpan). */
 export function inlineCode(value: string): string {
-  const oneLine = value.replace(/\r?\n/g, ' ');
-  const runs = oneLine.match(/`+/g) ?? [];
-  const fence = '`'.repeat(Math.max(0, ...runs.map((r) => r.length)) + 1);
-  const pad = oneLine.startsWith('`') || oneLine.endsWith('`') ? ' ' : '';
-  return `${fence}${pad}${oneLine}${pad}${fence}`;
+  return markdownCodeSpan(value) || '` `';
 }
 
-/** Text for one table cell: one line, `|` escaped. */
+/** Text for one table cell: one line, `|` escaped, no HTML/images/links. */
 function cell(value: string): string {
-  return value.replace(/\r?\n/g, ' ').split('|').join('\\|');
+  return githubTableCell(value);
 }
 
-/** Inline text (subject, author): one line, no accidental HTML. */
+/** Inline text (subject, author): one line, no HTML, images or links. */
 function inline(value: string): string {
-  return value.replace(/\r?\n/g, ' ').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return githubInline(value);
 }
 
 function quoteBlock(text: string): string {
-  return `> ${text.replace(/\r\n/g, '\n').split('\n').join('\n> ')}`;
+  return githubQuote(text);
 }
 
 /** `12–18` or `7`. */
@@ -139,7 +137,7 @@ function interactionMarkdown(it: NoteInteraction, index: number, s: Label): stri
   if (it.tools?.length) facts.push(`🔧 ${s('tools')}: ${it.tools.map(inline).join(', ')}`);
   if (it.selection) {
     const level = evaluatePrompt(it).level;
-    const signals = it.selection.signals.length ? ` (${it.selection.signals.join(', ')})` : '';
+    const signals = it.selection.signals.length ? ` (${it.selection.signals.map(inline).join(', ')})` : '';
     facts.push(`🧭 ${s('selection')}: ${inline(it.selection.source)}${signals} · ${s('level', level)}`);
   }
   if (facts.length) out.push(facts.join('  \n'), '');
@@ -153,5 +151,5 @@ function fileRow(f: NoteFile, s: Label): string {
   const ranges = (f.ai_ranges ?? [])
     .map((r) => (r.interaction !== null ? `${formatRange(r)} (${s('promptRef', r.interaction + 1)})` : formatRange(r)))
     .join(', ');
-  return `| ${cell(inlineCode(f.path))} | ${f.by_ai ? `🤖 ${s('ai')}` : `👤 ${s('human')}`} | ${cell(flags.join(', '))} | ${cell(ranges)} |`;
+  return `| ${inlineCode(f.path).split('|').join('\\|')} | ${f.by_ai ? `🤖 ${s('ai')}` : `👤 ${s('human')}`} | ${cell(flags.join(', '))} | ${cell(ranges)} |`;
 }

@@ -8,6 +8,7 @@ import { countEligibleFiles } from '../attribution/aiRatio';
 import { normalizeInteractionContexts } from '../notes/interactionContexts';
 import type { AgentNoteV1, NoteAttribution, NoteFile, NoteInteraction } from '../notes/noteTypes';
 import { filterInteractionsByDetail, type PromptDetail } from '../notes/promptScoring';
+import { defangMarkdown, githubInline, githubTableCell, htmlCommentText, markdownCodeSpan, escapeHtml } from '../text/escape';
 
 /** One commit of the range, oldest first (`git log --reverse base..head`). */
 export interface PrReportCommit {
@@ -17,6 +18,8 @@ export interface PrReportCommit {
   subject: string;
   /** The commit's Agent Note, already parsed; absent when the commit has none (or it is invalid). */
   note?: AgentNoteV1;
+  /** Why the commit's note was not used (invalid, too large, not read): listed under the table. */
+  noteError?: string;
 }
 
 export interface PrReportOptions {
@@ -54,6 +57,8 @@ export interface PrReportCommitJson {
   /** The note's `interactions[]` as stored. */
   interactions: NoteInteraction[];
   attribution: NoteAttribution | null;
+  /** Only when the commit has a note that could not be used (ours; the CLI has no such key). */
+  note_error?: string;
 }
 
 /** The JSON report (`agent-note pr --json`), key order as the CLI. */
@@ -106,7 +111,7 @@ export function progressBar(ratio: number, width: number): string {
 function commitJson(c: PrReportCommit): PrReportCommitJson {
   const note = c.note;
   if (!note) {
-    return {
+    const row: PrReportCommitJson = {
       sha: c.sha,
       short: c.short,
       message: c.subject,
@@ -121,6 +126,8 @@ function commitJson(c: PrReportCommit): PrReportCommitJson {
       interactions: [],
       attribution: null,
     };
+    if (c.noteError) row.note_error = c.noteError;
+    return row;
   }
   const eligible = countEligibleFiles(note.files);
   return {
@@ -206,13 +213,15 @@ export function buildPrReport(commits: readonly PrReportCommit[], opts: PrReport
 // ---------------------------------------------------------------------------------------------
 // Markdown
 
-function commitLink(c: PrReportCommitJson, repoUrl: string | null): string {
-  return repoUrl ? `[\`${c.short}\`](${repoUrl}/commit/${c.sha})` : `\`${c.short}\``;
+/** Only a plain https URL makes links (one from a remote's config could hold `)` or spaces). */
+function safeRepoUrl(url: string | null): string | null {
+  return url && /^https:\/\/[^\s()<>[\]`"']+$/.test(url) ? url : null;
 }
 
-/** Table cells stay on one line and cannot end the cell early. */
-function escapeTableCell(value: string): string {
-  return value.split('|').join('\\|').split('\n').join(' ');
+function commitLink(c: PrReportCommitJson, repoUrl: string | null): string {
+  const short = markdownCodeSpan(c.short);
+  const url = safeRepoUrl(repoUrl);
+  return url && /^[0-9a-f]{7,64}$/.test(c.sha) ? `[${short}](${url}/commit/${c.sha})` : short;
 }
 
 function basename(path: string): string {
@@ -244,8 +253,9 @@ function cleanPrompt(prompt: string): string {
   return cut(body, maxPromptChars);
 }
 
+/** A quoted block of untrusted Markdown: every line (CR, LF or CRLF) prefixed, HTML/images/links defanged. */
 function quote(lines: string[], labelText: string, body: string): void {
-  lines.push(`**${labelText}**`, `> ${body.split('\n').join('\n> ')}`);
+  lines.push(`**${labelText}**`, `> ${defangMarkdown(body).split('\n').join('\n> ')}`);
 }
 
 /** All contexts of an interaction, reference before scope, joined by a blank line. */
@@ -419,10 +429,6 @@ const maxSignals = 4;
 const maxFocus = 4;
 const maxSnippetChars = 150;
 
-function escapeAngles(value: string): string {
-  return value.split('<').join('&lt;').split('>').join('&gt;');
-}
-
 function snippet(value: string): string {
   const compact = value
     .split('\n')
@@ -431,7 +437,7 @@ function snippet(value: string): string {
     .replace(/^#+\s*/, '')
     .trim();
   if (!compact) return '';
-  return escapeAngles(compact.length > maxSnippetChars ? `${compact.slice(0, maxSnippetChars)}…` : compact);
+  return compact.length > maxSnippetChars ? `${compact.slice(0, maxSnippetChars)}…` : compact;
 }
 
 function isPrimaryIntent(it: NoteInteraction): boolean {
@@ -521,8 +527,13 @@ function reviewerContext(report: PrReportJson, visible: Map<string, NoteInteract
     for (const s of signals) body.push(`- ${s}`);
     body.push('');
   }
-  // Inside an HTML comment: `--` would end it early, `<`/`>` could open markup.
-  return ['<!-- agentnote-reviewer-context', ...body.map((l) => escapeAngles(l).split('--').join('- -')), '-->', ''];
+  // Inside an HTML comment: `--` would end it early, `<`/`>` could open markup; one line each.
+  return ['<!-- agentnote-reviewer-context', ...body.map((l) => htmlCommentText(l.replace(/[\r\n]+/g, ' '))), '-->', ''];
+}
+
+/** A ratio as the report prints it: what the note says when it is an integer 0–100, else clamped and rounded. */
+function ratioText(ratio: number): number {
+  return Number.isFinite(ratio) ? Math.max(0, Math.min(100, Math.round(ratio))) : 0;
 }
 
 /** Render the Markdown block of a report (what `agent-note pr` prints, without the final newline). */
@@ -536,25 +547,30 @@ export function renderPrReportMarkdown(report: PrReportJson, opts: Pick<PrReport
     lines.push('**Total AI Ratio:** —', '**Agent Note data:** No tracked commits');
   } else {
     lines.push(`**Total AI Ratio:** ${progressBar(report.overall_ai_ratio, headerBarWidth)} ${report.overall_ai_ratio}%`);
-    if (report.model) lines.push(`**Model:** \`${report.model}\``);
+    if (report.model) lines.push(`**Model:** ${markdownCodeSpan(report.model)}`);
   }
   lines.push('');
   if (opts.reviewerContext !== false) lines.push(...reviewerContext(report, visible));
 
   lines.push('| Commit | AI Ratio | Prompts | Files |', '|---|---|---|---|');
   for (const c of report.commits) {
-    const cell = escapeTableCell(`${commitLink(c, report.repo_url)} ${c.message}`);
+    const cell = `${commitLink(c, report.repo_url).split('|').join('\\|')} ${githubTableCell(c.message)}`;
     if (c.ai_ratio === null) {
       lines.push(`| ${cell} | — | — | — |`);
       continue;
     }
-    const files = escapeTableCell(c.files.map((f) => `${basename(f.path)} ${f.by_ai ? '🤖' : '👤'}`).join(', '));
-    lines.push(`| ${cell} | ${progressBar(c.ai_ratio, tableBarWidth)} ${c.ai_ratio}% | ${c.prompts_count} | ${files} |`);
+    const files = githubTableCell(c.files.map((f) => `${basename(f.path)} ${f.by_ai ? '🤖' : '👤'}`).join(', '));
+    lines.push(`| ${cell} | ${progressBar(c.ai_ratio, tableBarWidth)} ${ratioText(c.ai_ratio)}% | ${c.prompts_count} | ${files} |`);
   }
   lines.push('');
-  if (report.dashboard_url) {
+  const unread = report.commits.filter((c) => c.note_error);
+  if (unread.length > 0) {
+    const list = unread.map((c) => `${markdownCodeSpan(c.short)} (${githubInline(c.note_error ?? '', 160)})`).join(', ');
+    lines.push(`_Notes not used: ${list}_`, '');
+  }
+  if (report.dashboard_url && /^https:\/\//.test(report.dashboard_url)) {
     lines.push(
-      `<div align="right"><a href="${report.dashboard_url}" target="_blank" rel="noopener noreferrer">Open Dashboard ↗</a></div>`,
+      `<div align="right"><a href="${escapeHtml(report.dashboard_url)}" target="_blank" rel="noopener noreferrer">Open Dashboard ↗</a></div>`,
       '',
     );
   }
@@ -570,7 +586,7 @@ export function renderPrReportMarkdown(report: PrReportJson, opts: Pick<PrReport
       lines.push('_No prompts are shown at the current `prompt_detail` setting. Use `full` to show every stored prompt._', '');
     }
     for (const c of withPrompts) {
-      lines.push(`### ${commitLink(c, report.repo_url)} ${c.message}`, '');
+      lines.push(`### ${commitLink(c, report.repo_url)} ${githubInline(c.message)}`, '');
       for (const it of visible.get(c.sha) ?? []) {
         const ctx = contextText(it);
         if (ctx) {

@@ -3,6 +3,7 @@ import type { Logger } from '../../core/ports';
 import type { RepositoryRegistry } from '../repositoryRegistry';
 import { lookupTarget, relPath } from '../hover/noteHoverProvider';
 import { commands } from '../constants';
+import { plainLabel } from '../../core/text/escape';
 
 class NoteCodeLens extends vscode.CodeLens {
   constructor(
@@ -68,17 +69,27 @@ export class NoteCodeLensProvider implements vscode.CodeLensProvider<NoteCodeLen
 
   async resolveCodeLens(lens: NoteCodeLens, token: vscode.CancellationToken): Promise<NoteCodeLens> {
     const repo = this.registry.all.find((r) => r.root === lens.root);
-    const decoded = await repo?.notes.read(lens.sha);
+    let decoded: Awaited<ReturnType<NonNullable<typeof repo>['notes']['read']>>;
+    try {
+      decoded = await repo?.notes.read(lens.sha);
+    } catch (e) {
+      this.log.debug(`codelens note read failed: ${String(e)}`);
+      decoded = undefined;
+    }
     if (token.isCancellationRequested) return lens;
     const short = lens.sha.slice(0, 7);
     let title: string;
     if (decoded?.kind === 'valid') {
       const n = decoded.note;
-      const parts = [vscode.l10n.t('{0}% AI', n.attribution.ai_ratio), vscode.l10n.t('{0} prompts', n.interactions.length)];
+      const parts = [vscode.l10n.t('{0}% AI', displayRatio(n.attribution.ai_ratio)), vscode.l10n.t('{0} prompts', n.interactions.length)];
       if (n.interactions.length === 1) parts[1] = vscode.l10n.t('1 prompt');
-      if (n.model) parts.push(n.model);
+      // the model comes from the note: one line, no `$(icon)` syntax, bounded
+      const model = n.model ? plainLabel(n.model, 60) : '';
+      if (model) parts.push(model);
       parts.push(short);
       title = `$(sparkle) ${parts.join(' · ')}`;
+    } else if (decoded?.kind === 'invalid' && decoded.violation?.kind === 'tooLarge') {
+      title = `$(warning) ${vscode.l10n.t('Agent Note too large to read')} · ${short}`;
     } else {
       title = `$(warning) ${vscode.l10n.t('invalid Agent Note')} · ${short}`;
     }
@@ -95,4 +106,9 @@ export class NoteCodeLensProvider implements vscode.CodeLensProvider<NoteCodeLen
     if (this.timer) clearTimeout(this.timer);
     this.emitter.dispose();
   }
+}
+
+/** A note's ratio for display: an integer 0–100 whatever the note says. */
+function displayRatio(ratio: number): number {
+  return Number.isFinite(ratio) ? Math.max(0, Math.min(100, Math.round(ratio))) : 0;
 }

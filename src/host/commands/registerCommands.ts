@@ -12,6 +12,8 @@ import { lookupTarget, relPath } from '../hover/noteHoverProvider';
 import { uncommittedSha } from '../../core/blame/blamePorcelain';
 import { buildPrReport } from '../../core/report/prReport';
 import { agentDisplayName } from '../../core/format/textFormat';
+import { isObjectId, isSafeRevision } from '../../core/git/gitArgs';
+import { notificationText, plainLabel } from '../../core/text/escape';
 import { type HookNote, installHooks, removeHooks } from '../../node/hooks/gitHooks';
 import { reportIssue, showStatus } from '../diagnostics';
 
@@ -27,7 +29,7 @@ function parseArg(a: unknown): CommitArg {
   const o = a as Record<string, unknown>;
   return {
     root: typeof o.root === 'string' ? o.root : undefined,
-    sha: typeof o.sha === 'string' && /^[0-9a-f]{40}$/.test(o.sha) ? o.sha : undefined,
+    sha: isObjectId(o.sha) ? o.sha : undefined,
     index: typeof o.index === 'number' && Number.isInteger(o.index) && o.index >= 0 ? o.index : undefined,
   };
 }
@@ -48,7 +50,7 @@ export function registerCommands(services: Services): vscode.Disposable[] {
         log.error(`${id} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
         const showLog = vscode.l10n.t('Show Log');
         const pick = await vscode.window.showErrorMessage(
-          vscode.l10n.t('Agent Note: {0}', e instanceof Error ? e.message : String(e)),
+          vscode.l10n.t('Agent Note: {0}', notificationText(e instanceof Error ? e.message : String(e))),
           showLog,
         );
         if (pick === showLog) services.log.channel.show();
@@ -126,13 +128,28 @@ export function registerCommands(services: Services): vscode.Disposable[] {
       guard(commands.copyPrReport, async (raw?: unknown) => {
         const repo = repoFor(parseArg(raw));
         if (!repo) return noRepo();
-        const base = await pickBase(repo, (raw as { base?: string } | undefined)?.base);
+        const base = await pickBase(repo, (raw as { base?: unknown } | undefined)?.base);
         if (!base) return undefined;
-        const commits = await rangeCommits(repo.git, base);
+        const commits = await rangeCommits(repo.git, base, 'HEAD', prReportMaxCommits);
         const rows = [];
+        // every note is read under the store's limits, and the report as a whole loads at most
+        // prReportMaxNoteBytes of note text: the rest are listed as not read, with the reason
+        let loaded = 0;
         for (const c of commits) {
-          const d = await repo.notes.read(c.sha);
-          rows.push({ sha: c.sha, short: c.short, subject: c.subject, note: d?.kind === 'valid' ? d.note : undefined });
+          const size = await repo.notes.noteSize(c.sha);
+          if (size !== undefined && size <= repo.notes.limits.maxBytes && loaded + size > prReportMaxNoteBytes) {
+            rows.push({ sha: c.sha, short: c.short, subject: c.subject, noteError: 'not read: the report reached its size limit' });
+            continue;
+          }
+          const d = size === undefined ? undefined : await repo.notes.read(c.sha);
+          if (d?.kind === 'valid') loaded += size ?? 0;
+          rows.push({
+            sha: c.sha,
+            short: c.short,
+            subject: c.subject,
+            note: d?.kind === 'valid' ? d.note : undefined,
+            ...(d?.kind === 'invalid' ? { noteError: d.reason } : {}),
+          });
         }
         const report = buildPrReport(rows, { base, head: commits[commits.length - 1]?.short });
         const format = (raw as { format?: string } | undefined)?.format ?? 'markdown';
@@ -176,6 +193,11 @@ export function registerCommands(services: Services): vscode.Disposable[] {
     ),
   ];
 }
+
+/** The PR report covers at most this many commits (the newest of the range). */
+const prReportMaxCommits = 1000;
+/** …and loads at most this much note text in all. */
+const prReportMaxNoteBytes = 16 * 1024 * 1024;
 
 /** A hook install/remove note in the user's language. */
 function hookNoteText(n: HookNote): string {
@@ -227,20 +249,7 @@ async function pickCommit(repo: RepositoryService): Promise<string | undefined> 
     void vscode.window.showInformationMessage(vscode.l10n.t('Agent Note: no commit on this branch has a note yet.'));
     return undefined;
   }
-  const items = await Promise.all(
-    recent.slice(0, 100).map(async (c) => {
-      const d = await repo.notes.read(c.sha);
-      const n = d?.kind === 'valid' ? d.note : undefined;
-      return {
-        label: c.subject,
-        description: n
-          ? `${vscode.l10n.t('{0}% AI', n.attribution.ai_ratio)} · ${agentDisplayName(n.agent)}`
-          : vscode.l10n.t('invalid note'),
-        detail: `${c.short} · ${c.author} · ${c.date.slice(0, 10)}`,
-        sha: c.sha,
-      };
-    }),
-  );
+  const items = await noteQuickPickItems(repo, recent);
   const pick = await vscode.window.showQuickPick(items, {
     placeHolder: vscode.l10n.t('Pick a commit with an Agent Note'),
     matchOnDescription: true,
@@ -249,18 +258,59 @@ async function pickCommit(repo: RepositoryService): Promise<string | undefined> 
   return pick?.sha;
 }
 
-async function pickBase(repo: RepositoryService, given?: string): Promise<string | undefined> {
-  if (given) return given;
+/**
+ * The Show Note picker's items for commits with notes (default: the newest 100 on HEAD), one note
+ * read at a time under the store's limits; every label renders `$(icon)`, so text is escaped.
+ */
+export async function noteQuickPickItems(
+  repo: RepositoryService,
+  commits?: Awaited<ReturnType<typeof logCommits>>,
+): Promise<(vscode.QuickPickItem & { sha: string })[]> {
+  let list = commits;
+  if (!list) {
+    const noted = await repo.notes.listNotedCommits();
+    list = (await logCommits(repo.git, 'HEAD', 300)).filter((c) => noted.has(c.sha));
+  }
+  const items: (vscode.QuickPickItem & { sha: string })[] = [];
+  for (const c of list.slice(0, 100)) {
+    let description: string;
+    try {
+      const d = await repo.notes.read(c.sha);
+      description =
+        d?.kind === 'valid'
+          ? `${vscode.l10n.t('{0}% AI', d.note.attribution.ai_ratio)} · ${plainLabel(agentDisplayName(d.note.agent), 40)}`
+          : vscode.l10n.t('invalid note: {0}', plainLabel(d?.reason ?? '', 120));
+    } catch (e) {
+      description = vscode.l10n.t('invalid note: {0}', plainLabel(e instanceof Error ? e.message : String(e), 120));
+    }
+    items.push({
+      label: plainLabel(c.subject, 200),
+      description,
+      detail: plainLabel(`${c.short} · ${c.author} · ${c.date.slice(0, 10)}`, 200),
+      sha: c.sha,
+    });
+  }
+  return items;
+}
+
+async function pickBase(repo: RepositoryService, given?: unknown): Promise<string | undefined> {
+  if (given !== undefined) {
+    if (isSafeRevision(given)) return given;
+    throw new Error(vscode.l10n.t('not a usable base revision: {0}', notificationText(String(given), 80)));
+  }
   const candidates = ['origin/main', 'origin/master', 'origin/develop', 'main', 'master'];
   const existing: string[] = [];
   for (const c of candidates) if (await repo.git.tryRun(['rev-parse', '-q', '--verify', `${c}^{commit}`])) existing.push(c);
   const branch = repo.branch;
   const items = existing.filter((c) => c !== branch);
   if (items.length === 0) {
-    return vscode.window.showInputBox({
-      prompt: vscode.l10n.t('Base revision for the PR report (commits in base..HEAD)'),
-      value: 'HEAD~10',
-    });
+    return vscode.window
+      .showInputBox({
+        prompt: vscode.l10n.t('Base revision for the PR report (commits in base..HEAD)'),
+        value: 'HEAD~10',
+        validateInput: (v) => (isSafeRevision(v.trim()) ? undefined : vscode.l10n.t('Enter a revision such as main or HEAD~10.')),
+      })
+      .then((v) => v?.trim() || undefined);
   }
   if (items.length === 1) return items[0];
   return vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Base of the pull request') });
@@ -272,6 +322,8 @@ export async function noteViewInput(repo: RepositoryService, sha: string): Promi
   if (!decoded) return undefined;
   const commit = { sha, short: c?.short ?? sha.slice(0, 7), subject: c?.subject ?? '', author: c?.author, date: c?.date };
   const redactions = (decoded.raw.match(/\[REDACTED:[a-z0-9-]+\]/g) ?? []).length;
-  if (decoded.kind === 'invalid') return { commit, invalidReason: decoded.reason, raw: decoded.raw, redactions, strings: {} };
+  // a note over the size limit was never loaded: the panel shows the reason, no text
+  if (decoded.kind === 'invalid')
+    return { commit, invalidReason: decoded.reason, ...(decoded.raw ? { raw: decoded.raw } : {}), redactions, strings: {} };
   return { commit, note: decoded.note, raw: decoded.raw, redactions, strings: {} };
 }

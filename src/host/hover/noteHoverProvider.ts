@@ -4,6 +4,7 @@ import type { AgentNoteV1 } from '../../core/notes/noteTypes';
 import { normalizeInteractionContexts } from '../../core/notes/interactionContexts';
 import { uncommittedSha } from '../../core/blame/blamePorcelain';
 import { agentDisplayName, cut, escapeMarkdown, firstLine, ratioBar, relativeTime } from '../../core/format/textFormat';
+import { formatBytes } from '../../core/notes/noteLimits';
 import type { Logger } from '../../core/ports';
 import type { LineNoteInfo, LookupTarget } from '../../node/lookup/lineNoteLookup';
 import type { RepositoryRegistry } from '../repositoryRegistry';
@@ -74,8 +75,14 @@ function trustedMarkdown(): vscode.MarkdownString {
   return md;
 }
 
+/**
+ * A `command:` link target with arguments we encode: JSON, then percent-encoded including the
+ * characters encodeURIComponent leaves (`(`, `)`, `!`, `'`, `*`), so no value (a folder name with
+ * a `)`) can end the Markdown link destination early.
+ */
 export function commandUri(command: string, args: unknown[]): string {
-  return `command:${command}?${encodeURIComponent(JSON.stringify(args))}`;
+  const encoded = encodeURIComponent(JSON.stringify(args)).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `command:${command}?${encoded}`;
 }
 
 /** Hover Markdown of a noted line (exported for tests). */
@@ -84,8 +91,11 @@ export function renderNoteHover(info: LineNoteInfo, root: string, now = Date.now
   const short = info.sha.slice(0, 7);
   if (info.note?.kind !== 'valid') {
     md.appendMarkdown(`**${vscode.l10n.t('Agent Note')}** · \`${short}\`\n\n`);
+    const v = info.note?.violation;
     md.appendMarkdown(
-      `$(warning) ${vscode.l10n.t('This commit has a note that is not a valid Agent Note: {0}', escapeMarkdown(info.note?.reason ?? ''))}\n\n`,
+      v?.kind === 'tooLarge'
+        ? `$(warning) ${vscode.l10n.t('This commit has a note too large to read ({0}; the limit is {1}). It was not loaded.', formatBytes(v.size), formatBytes(v.limit))}\n\n`
+        : `$(warning) ${vscode.l10n.t('This commit has a note that is not a valid Agent Note: {0}', escapeMarkdown(info.note?.reason ?? '', 200))}\n\n`,
     );
     md.appendMarkdown(`[${vscode.l10n.t('Show Note')}](${commandUri(commands.showNote, [{ root, sha: info.sha }])})`);
     return md;
@@ -93,8 +103,8 @@ export function renderNoteHover(info: LineNoteInfo, root: string, now = Date.now
   const note: AgentNoteV1 = info.note.note;
   const a = note.attribution;
   const head = [`**${vscode.l10n.t('Agent Note')}**`];
-  if (note.agent) head.push(escapeMarkdown(agentDisplayName(note.agent)));
-  if (note.model) head.push(`\`${note.model.replace(/`/g, '')}\``);
+  if (note.agent) head.push(escapeMarkdown(agentDisplayName(note.agent), 40));
+  if (note.model) head.push(escapeMarkdown(note.model, 80));
   md.appendMarkdown(`${head.join(' · ')}\n\n`);
   const lines = a.method === 'line' && a.lines ? ` (${vscode.l10n.t('{0}/{1} lines', a.lines.ai_added, a.lines.total_added)})` : '';
   md.appendMarkdown(

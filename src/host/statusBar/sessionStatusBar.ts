@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { AgentSession } from '../../core/session/sessionModel';
 import { agentDisplayName, escapeMarkdown, firstLine, relativeTime } from '../../core/format/textFormat';
+import { plainLabel } from '../../core/text/escape';
 import type { RepositoryRegistry } from '../repositoryRegistry';
 import { commands } from '../constants';
 
@@ -33,6 +34,11 @@ export class SessionStatusBar implements vscode.Disposable {
 
   private shown = false;
 
+  /** The tooltip as last assigned (for tests and the API). */
+  get tooltipMarkdown(): vscode.MarkdownString | undefined {
+    return this.shown && this.item.tooltip instanceof vscode.MarkdownString ? this.item.tooltip : undefined;
+  }
+
   /** Current text, '' when hidden (for tests and the API). */
   get visibleText(): string {
     return this.shown ? this.item.text : '';
@@ -61,7 +67,7 @@ export class SessionStatusBar implements vscode.Disposable {
     }
     const prompts = session.turns.filter((t) => t.prompt !== undefined).length;
     const files = new Set(session.turns.flatMap((t) => t.files)).size;
-    const name = agentDisplayName(session.agent);
+    const name = plainLabel(agentDisplayName(session.agent), 40);
     const icon = session.active ? (agentIcons[session.agent] ?? 'hubot') : 'circle-outline';
     const parts = [
       name,
@@ -101,7 +107,7 @@ export class SessionStatusBar implements vscode.Disposable {
     const name = agentDisplayName(session.agent);
     const md = new vscode.MarkdownString('', true);
     md.appendMarkdown(
-      `**${escapeMarkdown(name)}**${session.model ? ` · \`${session.model.replace(/`/g, '')}\`` : ''} · ${session.active ? vscode.l10n.t('active') : vscode.l10n.t('idle')} · ${relativeTime(session.heartbeat, Date.now(), vscode.env.language)}\n\n`,
+      `**${escapeMarkdown(name, 40)}**${session.model ? ` · ${escapeMarkdown(session.model, 80)}` : ''} · ${session.active ? vscode.l10n.t('active') : vscode.l10n.t('idle')} · ${relativeTime(session.heartbeat, Date.now(), vscode.env.language)}\n\n`,
     );
     const last = [...session.turns].reverse().find((t) => t.prompt);
     if (last?.prompt) md.appendMarkdown(`${vscode.l10n.t('Last prompt:')} “${escapeMarkdown(firstLine(last.prompt, 160))}”\n\n`);

@@ -62,8 +62,16 @@ export class RepoTimelineSource implements TimelineDataSource {
     }
     const [commits, noted] = await Promise.all([logCommits(repo.git, 'HEAD', 100), repo.notes.listNotedCommits()]);
     for (const c of commits) {
-      const d = noted.has(c.sha) ? await repo.notes.read(c.sha) : undefined;
+      // one note at a time, each under the store's read limits; a note that cannot be read is shown with its reason
+      let d: Awaited<ReturnType<typeof repo.notes.read>>;
+      let readError: string | undefined;
+      try {
+        d = noted.has(c.sha) ? await repo.notes.read(c.sha) : undefined;
+      } catch (e) {
+        readError = e instanceof Error ? e.message : String(e);
+      }
       const n = d?.kind === 'valid' ? d.note : undefined;
+      const noteError = d?.kind === 'invalid' ? d.reason : readError;
       entries.push({
         kind: 'commit',
         id: `c:${c.sha}`,
@@ -74,9 +82,10 @@ export class RepoTimelineSource implements TimelineDataSource {
         aiRatio: n ? n.attribution.ai_ratio : null,
         method: n ? n.attribution.method : null,
         agent: n?.agent ?? null,
-        noted: Boolean(d),
+        noted: noted.has(c.sha),
+        ...(noteError ? { noteError: cut(noteError, 200) } : {}),
         sessionKey: n ? sessionKeyOf(n.agent ?? undefined, n.session_id) : null,
-        files: n?.files.map((f) => f.path),
+        files: n?.files.slice(0, maxFilesPerCommit).map((f) => f.path),
       });
     }
     return { repoName: path.basename(repo.root), sessions, entries, strings: {} };
@@ -115,6 +124,9 @@ export class RepoTimelineSource implements TimelineDataSource {
     await vscode.window.showTextDocument(vscode.Uri.file(abs), { preview: true });
   }
 }
+
+/** Paths of one commit sent to the webview (for its file filter). */
+const maxFilesPerCommit = 500;
 
 function iso(ms: number): string {
   return new Date(Number.isFinite(ms) ? ms : 0).toISOString();

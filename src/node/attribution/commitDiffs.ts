@@ -319,6 +319,8 @@ export class CommitDiffs {
   }
 
   private async diffOne(a: string, b: string): Promise<DiffHunk[]> {
+    // blob ids come from the journal (a file on disk): only full object ids reach git, never an option
+    if (!hexId.test(a) || !hexId.test(b)) throw new GitError('failed', 'not a blob id');
     if (a === this.emptyBlob || b === this.emptyBlob) await this.ensureEmptyBlob();
     const out = await this.git.runBuffer(['diff', ...pinnedDiffArgs, a, b], { okExitCodes: [1] });
     return parseDiffHunks(out.toString('utf8'));
@@ -326,6 +328,7 @@ export class CommitDiffs {
 
   /** Hunks of every pair from one `mktree --batch` and one `diff-tree --patch`, keyed `<a>..<b>`. */
   private async diffBatch(pairs: readonly (readonly [string, string])[]): Promise<Map<string, DiffHunk[]>> {
+    if (pairs.some(([a, b]) => !hexId.test(a) || !hexId.test(b))) throw new GitError('failed', 'not a blob id');
     if (pairs.some(([a, b]) => a === this.emptyBlob || b === this.emptyBlob)) await this.ensureEmptyBlob();
     const entry = (id: string, name: string): string => `100644 blob ${id}\t${name}`;
     const left = pairs.map(([a, b]) => entry(a, `${a}-${b}`));

@@ -1,7 +1,8 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { lstat, mkdtemp, readlink, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { isSafeRelPath } from '../../core/git/gitArgs';
 import { type Logger, nullLogger } from '../../core/ports';
 import { GitError, type GitRunner, pinnedConfig, pinnedEnv } from './gitRunner';
 
@@ -24,6 +25,15 @@ export interface BlobStoreOptions {
    */
   writeGit?: GitRunner;
 }
+
+/**
+ * Largest content we hash into the object store (8 MiB): captured edits of bigger files are not
+ * stored (their lines count as the person's). Documented in the README.
+ */
+export const maxHashableBytes = 8 * 1024 * 1024;
+
+/** Why a path or content is never hashed into the object store. */
+export type HashRefusal = 'unsafePath' | 'symlink' | 'ignored' | 'tooLarge';
 
 /** Attributes that make git transform content on its way into the object store. */
 const filterAttributes = ['text', 'eol', 'crlf', 'ident', 'filter', 'working-tree-encoding'];
@@ -134,20 +144,25 @@ export class BlobStore {
 
   /**
    * Writes the current work-tree files (repository-relative paths) as blobs, filters applied,
-   * in one `git hash-object -w --stdin-paths`. Missing paths and directories give undefined;
-   * a symlink is stored as its target text, like `git add` does.
+   * in one `git hash-object -w --stdin-paths`. Missing paths, directories, symbolic links and
+   * paths through one give undefined (their content is not the repository's); so do files over
+   * {@link maxHashableBytes}. Callers check {@link refusals} first for gitignored paths.
    */
   async hashFiles(relPaths: readonly string[]): Promise<(string | undefined)[]> {
     const out = new Array<string | undefined>(relPaths.length).fill(undefined);
     const regular: number[] = [];
-    const links: { index: number; target: Buffer }[] = [];
+    const realRoot = await realpath(this.git.cwd).catch(() => path.resolve(this.git.cwd));
     await Promise.all(
       relPaths.map(async (rel, i) => {
-        const abs = path.join(this.git.cwd, ...normalizeRelPath(rel).split('/'));
+        const norm = normalizeRelPath(rel);
+        if (!isSafeRelPath(norm)) return;
+        const abs = path.join(this.git.cwd, ...norm.split('/'));
         try {
+          // the real path must be the path itself: no symbolic link on the way
+          const real = await realpath(abs);
+          if (real !== path.join(realRoot, ...norm.split('/'))) return;
           const st = await lstat(abs);
-          if (st.isSymbolicLink()) links.push({ index: i, target: await readlink(abs, { encoding: 'buffer' }) });
-          else if (st.isFile()) regular.push(i);
+          if (st.isFile() && st.size <= maxHashableBytes) regular.push(i);
         } catch {
           /* missing: undefined */
         }
@@ -158,17 +173,73 @@ export class BlobStore {
       const ids = await this.hashObject(['--stdin-paths'], regular.map((i) => cQuote(normalizeRelPath(relPaths[i]))).join('\n') + '\n');
       regular.forEach((i, k) => (out[i] = ids[k]));
     }
-    if (links.length > 0) {
-      const dir = await mkdtemp(path.join(os.tmpdir(), 'agentnote-links-'));
-      try {
-        await Promise.all(links.map((l, k) => writeFile(path.join(dir, String(k)), l.target)));
-        const ids = await this.hashObject(
-          ['--no-filters', '--stdin-paths'],
-          links.map((_, k) => cQuote(path.join(dir, String(k)))).join('\n') + '\n',
-        );
-        links.forEach((l, k) => (out[l.index] = ids[k]));
-      } finally {
-        await rm(dir, { recursive: true, force: true });
+    return out;
+  }
+
+  /**
+   * Which of these work-tree paths (with the size of the content to store; omitted: the file's
+   * size on disk) must never be hashed into the object store, and why (undefined: may be):
+   * a path outside the work tree or inside `.git`, a symbolic link or a path through one (its
+   * content is not the repository's), a gitignored path (`git check-ignore`; tracked files are
+   * never ignored) or content over {@link maxHashableBytes}. One git process per call.
+   */
+  async refusals(items: readonly { path: string; bytes?: number }[]): Promise<(HashRefusal | undefined)[]> {
+    const out = new Array<HashRefusal | undefined>(items.length).fill(undefined);
+    if (items.length === 0) return out;
+    const root = path.resolve(this.git.cwd);
+    // one check per distinct path (an edit's pre and post content share it), a few file-system
+    // calls at a time so that a batch of 500 files does not hold the extension host's thread
+    const byPath = new Map<string, number[]>();
+    items.forEach((it, i) => {
+      const rel = normalizeRelPath(it.path);
+      if (!isSafeRelPath(rel)) out[i] = 'unsafePath';
+      else byPath.set(rel, [...(byPath.get(rel) ?? []), i]);
+    });
+    const linkCache = new Map<string, Promise<boolean>>();
+    /** True when `rel` or a folder between the work-tree root and it is a symbolic link. */
+    const throughLink = (rel: string): Promise<boolean> => {
+      const hit = linkCache.get(rel);
+      if (hit) return hit;
+      const cut = rel.lastIndexOf('/');
+      const parent = cut > 0 ? rel.slice(0, cut) : '';
+      const p = (async () => {
+        if (parent && (await throughLink(parent))) return true;
+        try {
+          return (await lstat(path.join(root, ...rel.split('/')))).isSymbolicLink();
+        } catch {
+          return false; // missing: nothing is read through it
+        }
+      })();
+      linkCache.set(rel, p);
+      return p;
+    };
+    const candidates: string[] = [];
+    const paths = [...byPath.keys()];
+    for (let k = 0; k < paths.length; k += 16) {
+      await Promise.all(
+        paths.slice(k, k + 16).map(async (rel) => {
+          const idx = byPath.get(rel) ?? [];
+          const refuse = (r: HashRefusal, which: readonly number[] = idx) => which.forEach((i) => (out[i] = r));
+          if (await throughLink(rel.replace(/\/+$/, ''))) return refuse('symlink');
+          const needSize = idx.filter((i) => items[i].bytes === undefined);
+          let diskBytes = 0;
+          if (needSize.length > 0) {
+            try {
+              diskBytes = (await lstat(path.join(root, ...rel.split('/')))).size;
+            } catch {
+              diskBytes = 0;
+            }
+          }
+          const large = idx.filter((i) => (items[i].bytes ?? diskBytes) > maxHashableBytes);
+          if (large.length > 0) refuse('tooLarge', large);
+          if (large.length < idx.length) candidates.push(rel);
+        }),
+      );
+    }
+    if (candidates.length > 0) {
+      const listed = await this.writer.run(['check-ignore', '-z', '--stdin'], { input: candidates.join('\0') + '\0', okExitCodes: [1] });
+      for (const rel of listed.split('\0')) {
+        for (const i of byPath.get(rel) ?? []) if (out[i] === undefined) out[i] = 'ignored';
       }
     }
     return out;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
+import { ensurePrivateDir } from '../util/privateFiles';
+import { open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { z } from 'zod';
 import type { ChangeLine, CommittedPairLine, EventLine, PreBlobLine, PromptLine } from '../../core/model/journal';
@@ -211,7 +212,7 @@ export class SessionJournal {
     const file = path.join(this.root, journalFileNames.session);
     // already pointing at it (the usual case from the second prompt on): one read instead of a replace
     if ((await readSmall(file)) === id) return;
-    await mkdir(this.root, { recursive: true });
+    await ensurePrivateDir(this.root);
     await writeFileAtomic(file, id);
   }
 
@@ -321,7 +322,7 @@ export class JournalSession {
   withLock<T>(fn: () => Promise<T>): Promise<T> {
     return serialized(`${this.dir}#lock`, async () => {
       const file = path.join(this.dir, journalFileNames.ext, 'journal.lock');
-      await mkdir(path.dirname(file), { recursive: true });
+      await ensurePrivateDir(path.dirname(file));
       const started = Date.now();
       let held = false;
       for (let attempt = 0; !held; attempt++) {
@@ -359,7 +360,7 @@ export class JournalSession {
 
   /** Creates the session directory (and parents) if needed. */
   async ensureDir(): Promise<void> {
-    await mkdir(this.dir, { recursive: true });
+    await ensurePrivateDir(this.dir);
   }
 
   /** True when the session directory exists. */
@@ -396,7 +397,7 @@ export class JournalSession {
   /** Appends one JSON line to our own `ext/<name>` file (name: letters, digits, `._-`). */
   async appendJsonl(name: string, value: object): Promise<void> {
     const file = this.extPath(name);
-    await mkdir(path.dirname(file), { recursive: true });
+    await ensurePrivateDir(path.dirname(file));
     await appendJsonlLine(file, value);
   }
 

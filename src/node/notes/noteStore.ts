@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
-import { decodeNote, encodeNote, type DecodedNote } from '../../core/notes/noteCodec';
+import { decodeNote, encodeNote, tooLargeNote, type DecodedNote } from '../../core/notes/noteCodec';
+import { defaultNoteReadLimits, type NoteReadLimits } from '../../core/notes/noteLimits';
 import type { AgentNoteV1 } from '../../core/notes/noteTypes';
 import { type Logger, nullLogger } from '../../core/ports';
 import type { BlobStore } from '../git/blobStore';
@@ -32,6 +33,13 @@ export interface NoteStoreOptions {
   log?: Logger;
   /** Decoded notes kept in memory, keyed by note blob id (default 200). */
   cacheSize?: number;
+  /**
+   * Total note text (characters) the decoded-note cache may hold (default 4,000,000, i.e. a few
+   * MB with the decoded objects): the cache never holds unbounded note text.
+   */
+  cacheChars?: number;
+  /** Read limits (default noteLimits.ts): larger notes are "note too large" and never loaded. */
+  limits?: Partial<NoteReadLimits>;
   /** Reads note blobs through this store's `cat-file --batch` instead of one git call each. */
   blobs?: BlobStore;
   /** Attempts to update a locked/moving notes ref before giving up (default 6). */
@@ -46,36 +54,62 @@ export interface NoteStoreOptions {
   trustCacheUntilInvalidated?: boolean;
 }
 
-/** Tiny LRU on top of Map's insertion order. */
+/** Tiny LRU on top of Map's insertion order, bounded by entries and by the total cost of its values. */
 class Lru<K, V> {
-  private readonly map = new Map<K, V>();
-  constructor(private readonly max: number) {}
+  private readonly map = new Map<K, { value: V; cost: number }>();
+  private total = 0;
+  constructor(
+    private readonly max: number,
+    private readonly maxCost = Number.POSITIVE_INFINITY,
+  ) {}
   get(k: K): V | undefined {
-    const v = this.map.get(k);
-    if (v !== undefined) {
+    const e = this.map.get(k);
+    if (e !== undefined) {
       this.map.delete(k);
-      this.map.set(k, v);
+      this.map.set(k, e);
     }
-    return v;
+    return e?.value;
   }
-  set(k: K, v: V): void {
+  set(k: K, value: V, cost = 0): void {
+    this.delete(k);
+    if (cost > this.maxCost) return; // would evict everything else: not cached
+    this.map.set(k, { value, cost });
+    this.total += cost;
+    while (this.map.size > this.max || this.total > this.maxCost) this.delete(this.map.keys().next().value as K);
+  }
+  /** Total cost held (tests and diagnostics). */
+  get cost(): number {
+    return this.total;
+  }
+  get size(): number {
+    return this.map.size;
+  }
+  private delete(k: K): void {
+    const e = this.map.get(k);
+    if (!e) return;
+    this.total -= e.cost;
     this.map.delete(k);
-    this.map.set(k, v);
-    while (this.map.size > this.max) this.map.delete(this.map.keys().next().value as K);
-  }
-  clear(): void {
-    this.map.clear();
   }
 }
 
 const fullSha = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
+interface Listing {
+  refValue: string | undefined;
+  /** commit → note blob */
+  map: Map<string, string>;
+  /** note blob → size in bytes */
+  sizes: Map<string, number>;
+}
+
 /**
  * Agent Note git notes of one repository (`refs/notes/agentnote`).
  *
- * Reads: `listNotedCommits()` runs ONE `git notes list` per value of the notes ref (checked with
- * `git rev-parse -q --verify <ref>` on each call, concurrent callers share the calls); note blobs
- * are decoded once and cached by blob id (an LRU), and callers get their own copy.
+ * Reads: `listNotedCommits()` runs ONE `git ls-tree -r -l` of the notes commit per value of the
+ * notes ref (checked with `git rev-parse -q --verify <ref>` on each call, concurrent callers share
+ * the calls), which also gives every note's size; note blobs are decoded once under read limits
+ * (noteLimits.ts) and cached by blob id (an LRU bounded by entries and note text), and callers get
+ * their own copy. A note above the size limit is never read: it decodes as "note too large".
  *
  * Writes never overwrite unless asked and are safe against concurrent writers: the note is added
  * with `git notes add -F -` (stdin, so any size works; git's stripspace gives the same blob as the
@@ -92,8 +126,12 @@ export class NoteStore {
   private readonly blobs: BlobStore | undefined;
   private readonly writeAttempts: number;
   private readonly retryDelayMs: number;
-  private listCache: { refValue: string | undefined; map: Map<string, string> } | undefined;
-  private listInFlight: { refValue: string | undefined; promise: Promise<Map<string, string>> } | undefined;
+  /** Read limits of this store. */
+  readonly limits: NoteReadLimits;
+  private listCache: Listing | undefined;
+  private listInFlight: { refValue: string | undefined; promise: Promise<Listing> } | undefined;
+  /** Sizes of note blobs seen in listings (bounded: cleared with a new listing). */
+  private sizes = new Map<string, number>();
   private refInFlight: Promise<string | undefined> | undefined;
   private writeChain: Promise<unknown> = Promise.resolve();
 
@@ -103,7 +141,8 @@ export class NoteStore {
   ) {
     this.ref = opts.ref ?? agentNoteRef;
     this.log = opts.log ?? nullLogger;
-    this.decoded = new Lru(opts.cacheSize ?? 200);
+    this.decoded = new Lru(opts.cacheSize ?? 200, opts.cacheChars ?? 4_000_000);
+    this.limits = { ...defaultNoteReadLimits, ...opts.limits };
     this.blobs = opts.blobs;
     this.writeAttempts = opts.writeAttempts ?? 6;
     this.retryDelayMs = opts.retryDelayMs ?? 40;
@@ -124,32 +163,45 @@ export class NoteStore {
   /** Map of annotated commit SHA → note blob SHA; cached (shared, read-only) until the notes ref moves. */
   async listNotedCommits(): Promise<ReadonlyMap<string, string>> {
     if (this.trustCache && this.listCache) return this.listCache.map;
-    return this.listAt(await this.refValue());
+    return (await this.listAt(await this.refValue())).map;
   }
 
   /** The listing of the notes ref at `refValue` (read by the caller): cached per value. */
-  private async listAt(refValue: string | undefined): Promise<ReadonlyMap<string, string>> {
-    if (this.listCache && this.listCache.refValue === refValue) return this.listCache.map;
+  private async listAt(refValue: string | undefined): Promise<Listing> {
+    if (this.listCache && this.listCache.refValue === refValue) return this.listCache;
     if (this.listInFlight && this.listInFlight.refValue === refValue) return this.listInFlight.promise;
-    const promise = (async () => {
+    const promise = (async (): Promise<Listing> => {
       const map = new Map<string, string>();
-      if (refValue) {
-        const out = await this.git.run(['notes', `--ref=${this.ref}`, 'list']);
-        for (const line of out.split('\n')) {
-          const [blob, commit] = line.trim().split(/\s+/);
-          if (blob && commit && fullSha.test(commit)) map.set(commit, blob);
+      const sizes = new Map<string, number>();
+      if (refValue && fullSha.test(refValue)) {
+        // `<mode> blob <id> <size>\t<fan-out path>` per note; the path is the commit id with slashes
+        const out = await this.git.run(['ls-tree', '-r', '-l', '-z', '--end-of-options', refValue]);
+        for (const entry of out.split('\0')) {
+          const m = /^\d+ blob ([0-9a-f]{40}(?:[0-9a-f]{24})?) +(\d+)\t(.+)$/s.exec(entry);
+          if (!m) continue;
+          const commit = m[3].replace(/\//g, '');
+          if (!fullSha.test(commit)) continue;
+          map.set(commit, m[1]);
+          sizes.set(m[1], Number(m[2]));
         }
       }
-      return map;
+      return { refValue, map, sizes };
     })();
     this.listInFlight = { refValue, promise };
     try {
-      const map = await promise;
-      this.listCache = { refValue, map };
-      return map;
+      const listing = await promise;
+      this.listCache = listing;
+      this.sizes = listing.sizes;
+      return listing;
     } finally {
       if (this.listInFlight?.promise === promise) this.listInFlight = undefined;
     }
+  }
+
+  /** Size in bytes of the commit's note (from the listing), undefined when it has none. */
+  async noteSize(commit: string): Promise<number | undefined> {
+    const blob = await this.noteBlob(commit);
+    return blob ? this.blobSize(blob) : undefined;
   }
 
   /** Forgets the cached list (the decoded-note cache is keyed by blob id and stays valid). */
@@ -169,29 +221,48 @@ export class NoteStore {
     return (await this.listNotedCommits()).get(sha);
   }
 
-  /** Exact text of the commit's note (what `git notes show` prints), undefined if none. */
+  /**
+   * Exact text of the commit's note (what `git notes show` prints), undefined if none or when it
+   * is larger than the size limit (it is never loaded).
+   */
   async readRaw(commit: string): Promise<string | undefined> {
     const blob = await this.noteBlob(commit);
-    return blob ? this.readBlobText(blob) : undefined;
+    if (!blob) return undefined;
+    const size = await this.blobSize(blob);
+    if (size === undefined || size > this.limits.maxBytes) return undefined;
+    return this.readBlobText(blob);
   }
 
-  /** The commit's note decoded (valid or invalid with a reason); undefined when there is no note. */
+  /**
+   * The commit's note decoded (valid or invalid with a reason); undefined when there is no note.
+   * A note over the size limit is not read at all (invalid, `violation.kind === 'tooLarge'`).
+   */
   async read(commit: string): Promise<DecodedNote | undefined> {
     const blob = await this.noteBlob(commit);
     if (!blob) return undefined;
     let d = this.decoded.get(blob);
     if (!d) {
-      const text = await this.readBlobText(blob);
-      if (text === undefined) return undefined;
-      d = decodeNote(text);
+      const size = await this.blobSize(blob);
+      if (size === undefined) return undefined;
+      if (size > this.limits.maxBytes) d = tooLargeNote(size, this.limits);
+      else {
+        const text = await this.readBlobText(blob);
+        if (text === undefined) return undefined;
+        d = decodeNote(text, this.limits);
+      }
       if (d.kind === 'invalid') {
         // once per note blob (decoded notes are cached): the reason names the problem, never the text
         this.git.counters.inc('notes.invalid');
         this.log.info(`note ${blob.slice(0, 12)} of ${commit.slice(0, 12)} is not a usable Agent Note: ${d.reason}`);
       }
-      this.decoded.set(blob, d);
+      this.decoded.set(blob, d, d.raw.length);
     }
     return structuredClone(d);
+  }
+
+  /** Entries and note text held by the decoded-note cache (tests and diagnostics). */
+  get cacheStats(): { entries: number; chars: number } {
+    return { entries: this.decoded.size, chars: this.decoded.cost };
   }
 
   /**
@@ -205,6 +276,12 @@ export class NoteStore {
   /** Writes a note from its text (git normalizes trailing whitespace like `git notes add`). */
   writeText(commit: string, text: string, opts: { overwrite?: boolean } = {}): Promise<NoteWriteResult> {
     return this.serialized(() => this.writeWith(commit, ['-F', '-'], text, opts.overwrite ?? false));
+  }
+
+  /** Makes an existing blob (e.g. a fetched note, never read) the note of `commit`. Throws NoteStoreError. */
+  writeBlob(commit: string, blob: string, opts: { overwrite?: boolean } = {}): Promise<NoteWriteResult> {
+    if (!fullSha.test(blob)) return Promise.reject(new NoteStoreError('failed', `not a blob id: ${blob.slice(0, 80)}`));
+    return this.serialized(() => this.writeWith(commit, ['-C', blob], undefined, opts.overwrite ?? false));
   }
 
   /** Copies the note of `fromCommit` (the very same blob) to `toCommit`. */
@@ -226,15 +303,27 @@ export class NoteStore {
     const c = commit.trim();
     if (fullSha.test(c)) return c;
     if (!c || c.startsWith('-')) return undefined;
-    const out = await this.git.run(['rev-parse', '-q', '--verify', `${c}^{commit}`], { okExitCodes: [1, 128] });
+    const out = await this.git.run(['rev-parse', '-q', '--verify', '--end-of-options', `${c}^{commit}`], { okExitCodes: [1, 128] });
     const sha = out.trim();
     return fullSha.test(sha) ? sha : undefined;
   }
 
+  /** Size of a note blob: from the listing, else one `git cat-file -s`. */
+  private async blobSize(blob: string): Promise<number | undefined> {
+    const known = this.sizes.get(blob);
+    if (known !== undefined) return known;
+    if (!fullSha.test(blob)) return undefined;
+    const out = await this.git.tryRun(['cat-file', '-s', blob], { okExitCodes: [] });
+    const n = Number(out?.trim());
+    return out !== undefined && Number.isSafeInteger(n) && n >= 0 ? n : undefined;
+  }
+
+  /** Text of a note blob whose size is within the limit (the read stops at the limit regardless). */
   private async readBlobText(blob: string): Promise<string | undefined> {
+    if (!fullSha.test(blob)) return undefined;
     if (this.blobs) return (await this.blobs.read(blob))?.toString('utf8');
     try {
-      return (await this.git.runBuffer(['cat-file', 'blob', blob])).toString('utf8');
+      return (await this.git.runBuffer(['cat-file', 'blob', blob], { maxOutputBytes: this.limits.maxBytes + 1 })).toString('utf8');
     } catch (e) {
       this.log.debug(`note blob ${blob.slice(0, 12)} unreadable: ${e instanceof Error ? e.message : String(e)}`);
       return undefined;
@@ -249,7 +338,7 @@ export class NoteStore {
       if (attempt > 0) await delay(this.retryDelayMs * 2 ** (attempt - 1));
       // the listing of exactly this ref value (a trusted cache may be older)
       const old = await this.refValue();
-      if (!overwrite && (await this.listAt(old)).has(sha)) return 'exists';
+      if (!overwrite && (await this.listAt(old)).map.has(sha)) return 'exists';
       let next: string;
       try {
         next = await this.buildNotesCommit(old, sha, sourceArgs, input, overwrite);

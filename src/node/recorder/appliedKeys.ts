@@ -1,4 +1,5 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { ensurePrivateDir } from '../util/privateFiles';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { Counters, type Logger, nullLogger } from '../../core/ports';
@@ -91,7 +92,7 @@ export class AppliedKeys {
     this.dirty = false;
     const state = { v: 1, lines: Object.fromEntries(this.marks), keys: [...this.exact] };
     try {
-      await mkdir(path.dirname(this.file), { recursive: true });
+      await ensurePrivateDir(path.dirname(this.file));
       await writeFileAtomic(this.file, JSON.stringify(state));
     } catch (e) {
       this.dirty = true;

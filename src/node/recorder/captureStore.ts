@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { ensurePrivateDir } from '../util/privateFiles';
 import * as path from 'node:path';
 import { z } from 'zod';
 import type { CommittedPairLine } from '../../core/model/journal';
@@ -37,7 +37,7 @@ export class CaptureStore {
   /** Appends unclaimed edits (one line each). */
   async appendEdits(records: readonly UnclaimedEditRecord[]): Promise<void> {
     if (records.length === 0) return;
-    await mkdir(this.dir, { recursive: true });
+    await ensurePrivateDir(this.dir);
     for (const r of records) await appendJsonlLine(this.editsFile, { v: 1, ...r });
   }
 
@@ -48,7 +48,7 @@ export class CaptureStore {
 
   /** Appends the record of one written note. */
   async appendCommit(record: CommitLogRecord): Promise<void> {
-    await mkdir(this.dir, { recursive: true });
+    await ensurePrivateDir(this.dir);
     await appendJsonlLine(this.commitsFile, { v: 1, ...record });
   }
 

@@ -4,6 +4,10 @@ import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { attributionInputFrom, buildNote, type RedactFn } from '../../core/notes/noteBuilder';
 import { encodeNote } from '../../core/notes/noteCodec';
+import { noteWriteLimits } from '../../core/notes/noteLimits';
+import { fitNoteForWrite } from '../../core/notes/noteSize';
+import { tightenPrivateTree } from '../util/privateFiles';
+import { isObjectId } from '../../core/git/gitArgs';
 import { countRedactionMarkers } from '../../core/redaction/redactor';
 import { markerToCommittedPairLine } from '../../core/notes/promptWindow';
 import {
@@ -272,6 +276,9 @@ export class RepositoryRecorder {
     const clock = opts.clock ?? systemClock;
     const ttlMs = Math.max(1, opts.journalRetentionDays ?? 14) * dayMs;
     const journal = await SessionJournal.forRepository(opts.git, { clock, log: opts.log, counters, ttlMs });
+    // files 0600, folders 0700: a tree written by an older version is tightened once
+    const tightened = await tightenPrivateTree(journal.root);
+    if (tightened > 0) opts.log?.info(`made ${tightened} file(s)/folder(s) under agentnote/ private (0600/0700)`);
     const store = new CaptureStore(path.join(journal.root, 'capture'), { log: opts.log, counters });
     const keys = await AppliedKeys.load(store.keysFile, { log: opts.log, counters });
     const recorder = new RepositoryRecorder(opts, journal, store, keys, counters);
@@ -355,7 +362,7 @@ export class RepositoryRecorder {
       if (hit) return hit.map((r) => ({ ...r }));
       const pairs = index.pairs.filter((p) => p.file === file && p.postBlob !== undefined);
       let ranges: UncommittedAiRange[] = [];
-      if (pairs.length > 0) {
+      if (pairs.length > 0 && !(await this.blobs.refusals([{ path: file, bytes: Buffer.byteLength(currentText) }]))[0]) {
         const [currentBlob] = await this.blobs.hashContents([{ path: file, content: currentText }]);
         const attributed = await workingFileAttribution(diffs, { path: file, parentBlob, currentBlob, pairs });
         const latest = [...pairs].sort((a, b) => a.time - b.time)[pairs.length - 1];
@@ -945,18 +952,42 @@ export class RepositoryRecorder {
         plans.push({ o, pre, post, timelineOnly: false });
       }
     }
-    let ids: string[] = [];
+    let ids: (string | undefined)[] = [];
     let fileIds: (string | undefined)[] = [];
     let empty: string;
+    const refused = { content: new Set<number>(), file: new Set<number>() };
     try {
-      ids = await this.blobs.hashContents(contents);
-      fileIds = await this.blobs.hashFiles(currentFiles);
+      // gitignored, symlinked and huge files never go into the object store (their edits are not captured)
+      // one check (one git process) for both kinds
+      const all = await this.blobs.refusals([
+        ...contents.map((c) => ({ path: c.path, bytes: Buffer.byteLength(c.content) })),
+        ...currentFiles.map((f) => ({ path: f })),
+      ]);
+      const contentRefusals = all.slice(0, contents.length);
+      const fileRefusals = all.slice(contents.length);
+      const reasons = new Map<string, number>();
+      contentRefusals.forEach((r, i) => r && (refused.content.add(i), reasons.set(r, (reasons.get(r) ?? 0) + 1)));
+      fileRefusals.forEach((r, i) => r && (refused.file.add(i), reasons.set(r, (reasons.get(r) ?? 0) + 1)));
+      if (reasons.size > 0) {
+        for (const [r, n] of reasons) this.counters.inc(`recorder.blobsRefused.${r}`, n);
+        this.log.info(
+          `not stored in the object store: ${[...reasons].map(([r, n]) => `${n} ${r}`).join(', ')} (those edits are not captured)`,
+        );
+      }
+      const hashed = await this.blobs.hashContents(contents.filter((_, i) => !refused.content.has(i)));
+      let k = 0;
+      ids = contents.map((_, i) => (refused.content.has(i) ? undefined : hashed[k++]));
+      const hashedFiles = await this.blobs.hashFiles(currentFiles.filter((_, i) => !refused.file.has(i)));
+      k = 0;
+      fileIds = currentFiles.map((_, i) => (refused.file.has(i) ? undefined : hashedFiles[k++]));
       empty = await this.blobs.ensureEmptyBlob();
     } catch (e) {
       this.counters.inc('recorder.hashFailures');
       this.log.warn(`could not store edit blobs (${outputs.length} edit(s) dropped): ${errorText(e)}`);
       return;
     }
+    const isRefused = (r: Ref): boolean =>
+      !!r && (('content' in r && refused.content.has(r.content)) || ('file' in r && refused.file.has(r.file)));
     const resolve = (r: Ref): string | undefined => {
       if (!r) return undefined;
       if ('content' in r) return ids[r.content];
@@ -965,6 +996,7 @@ export class RepositoryRecorder {
     };
     const unclaimed: UnclaimedEditRecord[] = [];
     for (const p of plans) {
+      if (isRefused(p.pre) || isRefused(p.post)) continue;
       const preBlob = resolve(p.pre);
       const postBlob = resolve(p.post);
       if (!postBlob) continue;
@@ -1256,6 +1288,18 @@ export class RepositoryRecorder {
       });
       if (!built) return { kind: 'human-only' };
       await yieldToEventLoop();
+      // our notes stay small on purpose: long responses cut with a marker, the note under the write cap
+      const fitted = fitNoteForWrite(built.note);
+      if (fitted.steps.length > 0)
+        this.log.info(`note for ${short} kept under ${noteWriteLimits.maxBytes.toLocaleString('en-US')} bytes: ${fitted.steps.join('; ')}`);
+      if (!fitted.fits) {
+        this.counters.inc('recorder.notesTooLarge');
+        this.log.warn(
+          `note for ${short} not written: ${fitted.bytes.toLocaleString('en-US')} bytes (${built.note.files.length} files) is over the cap of ${noteWriteLimits.maxBytes.toLocaleString('en-US')} bytes even after cutting its text`,
+        );
+        return { kind: 'skipped', reason: 'note over the size cap' };
+      }
+      built.note = fitted.note;
       const written = await this.notes.write(full, built.note, { overwrite: amend });
       if (written === 'exists') return { kind: 'exists' };
 
@@ -1354,7 +1398,10 @@ export class RepositoryRecorder {
         Object.values(r.sessions).some((lines) => lines.some((l) => l.file !== null && files.has(l.file))),
     );
     if (candidates.length === 0) return out;
-    const listed = await this.git.tryRun(['rev-list', '--no-walk', '--parents', ...new Set(candidates.map((r) => r.sha))], {
+    // shas from our capture log (a file on disk): only full object ids reach git
+    const shas = [...new Set(candidates.map((r) => r.sha))].filter(isObjectId);
+    if (shas.length === 0) return out;
+    const listed = await this.git.tryRun(['rev-list', '--no-walk', '--parents', '--end-of-options', ...shas], {
       okExitCodes: [],
     });
     const same = new Set<string>();
@@ -1386,12 +1433,13 @@ export class RepositoryRecorder {
   }
 
   private async commitInfo(sha: string): Promise<{ parents: string[]; time: number; tree: string; subject: string }> {
-    const out = await this.git.run(['show', '-s', '--format=%P%x00%ct%x00%T%x00%s', `${sha}^{commit}`]);
+    const out = await this.git.run(['show', '-s', '--format=%P%x00%ct%x00%T%x00%s', '--end-of-options', `${sha}^{commit}`]);
     const [parents = '', ct = '0', tree = '', subject = ''] = out.replace(/\n$/, '').split('\0');
     return { parents: parents.split(' ').filter(Boolean), time: Number(ct) * 1000, tree, subject };
   }
 
   private async treeOf(sha: string): Promise<string | undefined> {
+    if (!isObjectId(sha)) return undefined;
     return (await this.git.tryRun(['rev-parse', '--verify', '-q', `${sha}^{tree}`], { okExitCodes: [] }))?.trim();
   }
 

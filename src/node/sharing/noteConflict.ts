@@ -1,4 +1,4 @@
-import { decodeNoteWithinLimits, encodeNote, type NoteReadLimits } from '../../core/notes/noteCodec';
+import { decodeNoteWithinLimits, encodeNote, type NoteReadLimitsInput } from '../../core/notes/noteCodec';
 import type { AgentNoteV1 } from '../../core/notes/noteTypes';
 
 /**
@@ -28,7 +28,7 @@ export interface ConflictOptions {
   /** Longest invalid note text kept inline in `superseded_notes` (default 16 KiB), else a summary. */
   maxInvalidChars?: number;
   /** Read limits for both notes (see decodeNoteWithinLimits). */
-  limits?: NoteReadLimits;
+  limits?: NoteReadLimitsInput;
 }
 
 export interface ConflictResolution {
@@ -113,6 +113,11 @@ export function resolveNoteConflictDetailed(a: ConflictSide, b: ConflictSide, op
     if (d.kind === 'omitted') {
       skipped.push(d.omitted.reason);
       return { invalid_note_omitted: { ...d.omitted } };
+    }
+    if (d.kind === 'invalid' && d.violation?.kind === 'tooLarge') {
+      // over the read limit: never loaded, so only its size and the reason are kept
+      skipped.push(d.reason);
+      return { invalid_note_omitted: { bytes: d.violation.size, reason: d.reason } };
     }
     if (d.kind === 'invalid') {
       skipped.push(d.reason);

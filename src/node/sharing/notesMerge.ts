@@ -16,6 +16,7 @@
  * commit and the incoming one (so the next merge of the same history is a no-op and every note of
  * either side stays reachable), then a compare-and-swap of the local ref (retried if it moved).
  */
+import { defaultNoteReadLimits } from '../../core/notes/noteLimits';
 import { type Logger, nullLogger } from '../../core/ports';
 import type { GitRunner } from '../git/gitRunner';
 import { type ConflictOptions, type OmittedNote, resolveNoteConflictDetailed } from './noteConflict';
@@ -33,7 +34,7 @@ import {
 } from './notesGit';
 
 /** Notes larger than this are not read for a conflict (they lose to a readable note, and stay in the history). */
-export const maxMergedNoteBytes = 1024 * 1024;
+export const maxMergedNoteBytes = defaultNoteReadLimits.maxBytes;
 
 export interface MergeOptions {
   log?: Logger;

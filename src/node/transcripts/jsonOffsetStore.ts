@@ -4,7 +4,8 @@ import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { Counters, type Logger, nullLogger } from '../../core/ports';
-import type { OffsetEntry, OffsetStore } from './offsetStore';
+import { printOf, type OffsetEntry, type OffsetStore } from './offsetStore';
+import { ensurePrivateDir, ensurePrivateDirSync, privateFileMode } from '../util/privateFiles';
 
 const entrySchema = z
   .object({
@@ -29,6 +30,29 @@ export interface JsonOffsetStoreOptions {
   maxEntries?: number;
   log?: Logger;
   counters?: Counters;
+}
+
+/**
+ * Older versions stored the head/tail fingerprints as base64 bytes of the transcript and the
+ * parsers' text (pending tool input, message text) in `parserState`: the prints become hashes
+ * (same check, offsetStore.printOf) and that parser state is dropped (a tool call or message
+ * in flight at that moment is then not completed: a gap, never a wrong claim). True if changed.
+ */
+function withoutTranscriptBytes(entry: OffsetEntry): boolean {
+  let changed = false;
+  if (!entry.fingerprint.startsWith('sha256:')) {
+    entry.fingerprint = printOf(Buffer.from(entry.fingerprint, 'base64'));
+    changed = true;
+  }
+  if (entry.tailFingerprint !== undefined && !entry.tailFingerprint.startsWith('sha256:')) {
+    entry.tailFingerprint = printOf(Buffer.from(entry.tailFingerprint, 'base64'));
+    changed = true;
+  }
+  const ps = entry.parserState as { agentState?: unknown; v?: unknown } | undefined;
+  if (changed && ps && typeof ps === 'object' && 'agentState' in ps) {
+    delete ps.agentState;
+  }
+  return changed;
 }
 
 /**
@@ -86,10 +110,21 @@ export class JsonOffsetStore implements OffsetStore {
       this.counters.inc('offsets.invalidFile');
       return;
     }
+    let migrated = 0;
     for (const [p, raw] of Object.entries(parsed.data.files)) {
       const e = entrySchema.safeParse(raw);
-      if (e.success) this.entries.set(p, e.data as OffsetEntry);
-      else this.counters.inc('offsets.invalidEntries');
+      if (!e.success) {
+        this.counters.inc('offsets.invalidEntries');
+        continue;
+      }
+      const entry = e.data as OffsetEntry;
+      if (withoutTranscriptBytes(entry)) migrated++;
+      this.entries.set(p, entry);
+    }
+    // an older version kept bytes of the transcripts here: rewrite the file with hashes only
+    if (migrated > 0) {
+      this.counters.inc('offsets.migratedEntries', migrated);
+      this.schedule();
     }
   }
 
@@ -132,9 +167,9 @@ export class JsonOffsetStore implements OffsetStore {
     if (!this.dirty) return;
     this.dirty = false;
     try {
-      fs.mkdirSync(path.dirname(this.file), { recursive: true });
+      ensurePrivateDirSync(path.dirname(this.file));
       const tmp = this.tempName();
-      fs.writeFileSync(tmp, this.serialize());
+      fs.writeFileSync(tmp, this.serialize(), { mode: privateFileMode });
       fs.renameSync(tmp, this.file);
     } catch (e) {
       this.counters.inc('offsets.writeErrors');
@@ -168,8 +203,8 @@ export class JsonOffsetStore implements OffsetStore {
   private async writeAtomic(text: string): Promise<void> {
     const tmp = this.tempName();
     try {
-      await fsp.mkdir(path.dirname(this.file), { recursive: true });
-      await fsp.writeFile(tmp, text);
+      await ensurePrivateDir(path.dirname(this.file));
+      await fsp.writeFile(tmp, text, { mode: privateFileMode });
       await fsp.rename(tmp, this.file);
       this.counters.inc('offsets.writes');
     } catch (e) {

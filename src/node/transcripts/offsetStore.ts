@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /**
  * Where a tailer stopped reading a transcript, persisted so that a window reload neither re-reads
  * nor loses records. `offset` is the byte offset just after the last complete line that was
@@ -11,10 +13,10 @@ export interface OffsetEntry {
   /** Inode and device (decimal strings: they can exceed 2^53 on some file systems). */
   ino: string;
   dev: string;
-  /** Base64 of the first (up to) 64 bytes of the file. */
+  /** Hash of the first (up to) 64 bytes of the file ({@link printOf}): never the bytes themselves. */
   fingerprint: string;
   mtimeMs: number;
-  /** Base64 of the (up to) 64 bytes just before `offset`: detects a rewrite that kept the head. */
+  /** Hash of the (up to) 64 bytes just before `offset` ({@link printOf}): detects a rewrite that kept the head. */
   tailFingerprint?: string;
   parserState?: unknown;
   /** Epoch ms the entry was written (for pruning). */
@@ -49,4 +51,24 @@ export class MemoryOffsetStore implements OffsetStore {
   get size(): number {
     return this.map.size;
   }
+}
+
+/**
+ * What the offset store keeps of some bytes of a transcript: their length and SHA-256, never the
+ * bytes themselves (`sha256:<length>:<hex>`).
+ */
+export function printOf(bytes: Buffer): string {
+  return `sha256:${bytes.length}:${createHash('sha256').update(bytes).digest('hex')}`;
+}
+
+/** Reads a stored print: the `sha256:` form, or the base64 bytes older versions stored. */
+export function parsePrint(stored: string): { length: number; matches: (bytes: Buffer) => boolean } | undefined {
+  const m = /^sha256:(\d+):([0-9a-f]{64})$/.exec(stored);
+  if (m) {
+    const hex = m[2];
+    return { length: Number(m[1]), matches: (bytes) => createHash('sha256').update(bytes).digest('hex') === hex };
+  }
+  if (stored.startsWith('sha256:')) return undefined;
+  const legacy = Buffer.from(stored, 'base64');
+  return { length: legacy.length, matches: (bytes) => legacy.equals(bytes) };
 }

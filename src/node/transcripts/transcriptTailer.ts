@@ -6,7 +6,7 @@ import { createTranscriptParser, type ParserStats, type TranscriptParser } from 
 import type { AgentEvent, AgentId } from '../../core/model/agentEvents';
 import { Counters, type Logger, nullLogger } from '../../core/ports';
 import { LineSplitter } from '../../core/transcripts/lineSplitter';
-import type { OffsetEntry, OffsetStore } from './offsetStore';
+import { parsePrint, printOf, type OffsetEntry, type OffsetStore } from './offsetStore';
 
 /** An event with where it came from. `key` is stable across re-reads of the same bytes. */
 export interface TailedEvent {
@@ -248,15 +248,18 @@ export class TranscriptTailer {
     try {
       const st = await fh.stat({ bigint: true });
       const head = await readHead(fh, Math.min(fingerprintBytes, Number(st.size)));
-      const saved = Buffer.from(entry.fingerprint, 'base64');
-      const savedTail = entry.tailFingerprint !== undefined ? Buffer.from(entry.tailFingerprint, 'base64') : undefined;
+      // the entry holds hashes of the bytes, never the bytes (transcript text stays in the transcript)
+      const savedHead = parsePrint(entry.fingerprint);
+      const savedTail = entry.tailFingerprint !== undefined ? parsePrint(entry.tailFingerprint) : undefined;
       const tailNow = savedTail ? await readAt(fh, entry.offset - savedTail.length, savedTail.length) : undefined;
       const same =
         String(st.ino) === entry.ino &&
         String(st.dev) === entry.dev &&
         Number(st.size) >= entry.offset &&
-        prefixCompatible(saved, head) &&
-        (!savedTail || savedTail.equals(tailNow!));
+        savedHead !== undefined &&
+        savedHead.length <= head.length &&
+        savedHead.matches(head.subarray(0, savedHead.length)) &&
+        (!savedTail || (tailNow !== undefined && tailNow.length === savedTail.length && savedTail.matches(tailNow)));
       if (this.parser.mode === 'wholeFile') {
         // message-id keyed diffing does not depend on the bytes: always resume the parser state
         await this.emitRestored(entry, this.parser.restoreState(entry.parserState));
@@ -268,8 +271,8 @@ export class TranscriptTailer {
         return;
       }
       this.identity = { ino: entry.ino, dev: entry.dev };
-      this.fingerprint = saved.length >= head.length ? saved : head;
-      if (savedTail) this.tailPrint = { offset: entry.offset, bytes: savedTail };
+      this.fingerprint = head;
+      if (savedTail && tailNow) this.tailPrint = { offset: entry.offset, bytes: tailNow };
       this.stats.resumedFromOffset = true;
       this.readPos = entry.offset;
       this.splitter = new LineSplitter({ maxLineBytes: this.opts.maxLineBytes, startOffset: entry.offset });
@@ -445,10 +448,9 @@ export class TranscriptTailer {
       size,
       ino,
       dev,
-      fingerprint: this.fingerprint.toString('base64'),
+      fingerprint: printOf(this.fingerprint),
       mtimeMs,
-      tailFingerprint:
-        this.parser.mode === 'lines' && this.tailPrint?.offset === offset ? this.tailPrint.bytes.toString('base64') : undefined,
+      tailFingerprint: this.parser.mode === 'lines' && this.tailPrint?.offset === offset ? printOf(this.tailPrint.bytes) : undefined,
       parserState: this.parser.saveState(),
       updatedAt: this.opts.now?.() ?? Date.now(),
     };

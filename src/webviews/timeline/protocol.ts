@@ -68,6 +68,8 @@ export interface TimelineCommitEntry extends TimelineEntryBase {
   agent: string | null;
   /** The commit has an Agent Note. */
   noted: boolean;
+  /** Why the commit's note could not be used (invalid, too large), when it has one. */
+  noteError?: string;
   /** Session of the note (`session_id` matched to a known session), if any. */
   sessionKey?: string | null;
   /** Paths of the commit, for the file filter. */
@@ -143,6 +145,7 @@ export const timelineDefaultStrings = {
   aiRatio: '{0}% AI',
   method: 'by {0}',
   noNote: 'no Agent Note',
+  noteNotRead: 'note not read: {0}',
   itemCount: '{0} items',
 } as const;
 

@@ -70,15 +70,30 @@ describe('NoteStore', function () {
     assert.equal(await store.has(c1.slice(0, 10)), true);
   });
 
-  it('writes a 1 MB note (no argv limit) byte for byte', async () => {
-    const store = new NoteStore(repo.runner());
+  it('writes a 1 MB note (no argv limit) byte for byte; reads it only under limits that allow it', async () => {
     const big = note('x'.repeat(1024 * 1024));
+    const store = new NoteStore(repo.runner(), { limits: { maxBytes: 4 * 1024 * 1024 } });
     assert.equal(await store.write(c2, big), 'written');
     const raw = await store.readRaw(c2);
-    assert.equal(raw, encodeNote(big));
+    assert.ok(raw === encodeNote(big), 'byte for byte');
     assert.ok(raw!.length > 1024 * 1024);
     const d = await store.read(c2);
     assert.equal(d?.kind === 'valid' && d.note.interactions[0].prompt.length, 1024 * 1024);
+    // with the default limits (1 MiB) the same note is "too large", never loaded
+    const counters = new Counters();
+    const strict = new NoteStore(repo.runner({ counters }));
+    assert.equal(await strict.noteSize(c2), Buffer.byteLength(encodeNote(big)));
+    const calls = counters.get('git.calls');
+    const tooLarge = await strict.read(c2);
+    assert.equal(tooLarge?.kind, 'invalid');
+    assert.equal(tooLarge?.kind === 'invalid' && tooLarge.violation?.kind, 'tooLarge');
+    assert.match(
+      tooLarge?.kind === 'invalid' ? tooLarge.reason : '',
+      /^note too large \(1,04[89],\d{3} bytes; the limit is 1,048,576 bytes\)$/,
+    );
+    assert.equal(tooLarge?.kind === 'invalid' && tooLarge.raw, '');
+    assert.equal(counters.get('git.calls') - calls, 1, 'only the ref check: the blob is not read');
+    assert.equal(await strict.readRaw(c2), undefined);
   });
 
   it('lists noted commits once per notes-ref value and re-lists when the ref moves', async () => {

@@ -246,3 +246,37 @@ describe('redactDeep', () => {
     assert.equal(redactor.redactDeep(12).value, 12);
   });
 });
+
+describe('multi-line and encoded secrets (issue #14 part 6)', () => {
+  const redactor = createRedactor();
+  const token = ['ghp', '_', 'R8x2LmQ7vZp4KdW9sTn3YbHc6JfGa1Ue5Xo0'].join('');
+
+  it('a token that ends a line keeps the next line intact', () => {
+    const out = redactor.redact(`export GITHUB_TOKEN=${token}\nThanks for the help`);
+    assert.equal(out.text, 'export GITHUB_TOKEN=[REDACTED:github-token]\nThanks for the help');
+    const assign = redactor.redact(`A=${token}\nSLACK_BOT_TOKEN=none`);
+    assert.equal(assign.text, 'A=[REDACTED:github-token]\nSLACK_BOT_TOKEN=none');
+  });
+
+  it('a wrapped token is redacted across the break, with quote prefixes and JSON-escaped breaks', () => {
+    assert.equal(redactor.redact(`> ${token.slice(0, 19)}\n> ${token.slice(19)} done`).text, '> [REDACTED:github-token] done');
+    assert.equal(redactor.redact(`"${token.slice(0, 10)}\\n${token.slice(10)}"`).text, '"[REDACTED:github-token]"');
+  });
+
+  it('URL-encoded text is redacted where the decoded secret is; base64 runs that hide one go whole', () => {
+    const q = `next=${encodeURIComponent(`Authorization: Bearer ${token}`)}&a=1`;
+    assert.equal(redactor.redact(q).text, 'next=Authorization%3A%20Bearer%20[REDACTED:github-token]&a=1');
+    const b64 = Buffer.from(`TOKEN=${token}`).toString('base64');
+    assert.equal(redactor.redact(`echo ${b64} | base64 -d`).text, 'echo [REDACTED:github-token] | base64 -d');
+  });
+
+  it('leaves encoded text without secrets alone', () => {
+    for (const text of [
+      `img: data:image/png;base64,${Buffer.from(Array.from({ length: 96 }, (_, i) => (i * 37) % 256)).toString('base64')}`,
+      `https://example.com/search?q=${encodeURIComponent('how do I rotate a key?')}&page=2`,
+      `greeting: ${Buffer.from('Hello, world! This is plain text.').toString('base64')}`,
+      'src/core/redaction/encodedForms.ts and AbstractSingletonProxyFactoryBean',
+    ])
+      assert.equal(redactor.redact(text).text, text);
+  });
+});

@@ -113,7 +113,7 @@ describe('noteToMarkdown', () => {
       attribution: { ai_ratio: 100, method: 'line', lines: { ai_added: 5, total_added: 5, deleted: 0 } },
     };
     const out = noteToMarkdown({ sha: 'abc', short: 'abc', subject: 'fix: <b>x</b>\nsecond' }, note);
-    assert.ok(out.startsWith('## 🧑💬🤖 Agent Note: `abc` fix: &lt;b&gt;x&lt;/b&gt; second\n'));
+    assert.ok(out.startsWith('## 🧑💬🤖 Agent Note: `abc` fix: &lt;b>x&lt;/b> second\n'));
     assert.ok(out.includes('> line one\n> line two\n'));
     assert.ok(out.includes('| ``a\\|b`c.ts`` | 🤖 AI |  | 1–4 (prompt 1), 9 |\n'));
     assert.ok(!out.includes('**Model:**'));

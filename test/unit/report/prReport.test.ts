@@ -97,11 +97,17 @@ describe('buildPrReport', () => {
   describe('edge cases (synthetic repository, outputs from the CLI)', () => {
     const commits = edgeCommits();
 
+    // The one deliberate difference from the CLI: it copies a prompt's raw HTML into the report
+    // (`<script>` here; a `</details>` would end the prompts section). We write `&lt;` for a `<`
+    // that could start a tag (issue #14 part 4); everything else is byte for byte.
+    const defanged = (text: string) => text.replace('<script>alert(1)</script>', '&lt;script>alert(1)&lt;/script>');
+
     it('matches the CLI JSON and Markdown (pipes, headings, truncation, legacy rows, untracked note)', () => {
       const r = buildPrReport(commits, { base: json('edge/edge.pr.json').base });
       assert.equal(JSON.stringify(r.json, null, 2) + '\n', reportFixture('edge/edge.pr.json'));
-      assert.equal(r.markdown, md('edge/edge.pr.md'));
-      assert.equal(buildPrReport(commits, { promptDetail: 'full' }).markdown, md('edge/edge.pr.full.md'));
+      assert.ok(md('edge/edge.pr.md').includes('<script>alert(1)</script>'), 'the CLI output has the raw tag');
+      assert.equal(r.markdown, defanged(md('edge/edge.pr.md')));
+      assert.equal(buildPrReport(commits, { promptDetail: 'full' }).markdown, defanged(md('edge/edge.pr.full.md')));
     });
 
     it('escapes | in table cells but not in headings', () => {

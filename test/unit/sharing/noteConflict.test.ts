@@ -98,9 +98,9 @@ describe('resolveNoteConflict', () => {
     const dd = decodeNote(dr.text);
     assert.ok(dd.kind === 'valid');
     assert.equal(dd.note.interactions[0].prompt, 'older');
-    assert.deepEqual(dr.skipped, ['note nested deeper than 64 levels']);
+    assert.deepEqual(dr.skipped, ['note nested too deeply (more than 32 levels)']);
     assert.deepEqual(dd.note[supersededNotesKey], [
-      { invalid_note_omitted: { characters: 20_000, reason: 'note nested deeper than 64 levels' } },
+      { invalid_note_omitted: { characters: 20_000, reason: 'note nested too deeply (more than 32 levels)' } },
     ]);
 
     const unread = resolveNoteConflictDetailed(

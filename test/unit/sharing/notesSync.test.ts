@@ -122,7 +122,7 @@ describe('notes fetch, merge and repair (two clones through a bare remote)', fun
       await k.a.git(['push', '-q', 'origin', 'refs/notes/agentnote']);
       await k.b.git(['fetch', '-q', 'origin', `+refs/notes/agentnote:${remoteTrackingNotesRef('origin')}`]);
       const r = await syncNotes(k.b.runner(), { now });
-      assert.deepEqual(r.skipped, [{ commit: k.c1, reason: 'note nested deeper than 64 levels' }]);
+      assert.deepEqual(r.skipped, [{ commit: k.c1, reason: 'note nested too deeply (more than 32 levels)' }]);
       const lines = await noteLines(k.b);
       assert.equal(lines.length, 1);
       assert.ok(lines[0].startsWith(`${k.c1}\t${encodeNote(local).slice(0, -3)}`), 'the valid note stays the note');

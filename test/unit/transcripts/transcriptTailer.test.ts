@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { AgentEvent } from '../../../src/core/model/agentEvents';
 import { JsonOffsetStore } from '../../../src/node/transcripts/jsonOffsetStore';
-import { MemoryOffsetStore } from '../../../src/node/transcripts/offsetStore';
+import { MemoryOffsetStore, printOf } from '../../../src/node/transcripts/offsetStore';
 import { type TailedEvent, TranscriptTailer, type TailerOptions } from '../../../src/node/transcripts/transcriptTailer';
 import { fixturesRoot, lineFixtures } from '../agents/fixtureSupport';
 import { jsonl, makeTempDir, waitFor, writeFile } from './tempFiles';
@@ -392,7 +392,7 @@ describe('JsonOffsetStore', () => {
     size: offset,
     ino: '1',
     dev: '2',
-    fingerprint: 'AA==',
+    fingerprint: printOf(Buffer.from([0])),
     mtimeMs: 1,
     updatedAt,
   });

@@ -1,12 +1,8 @@
 /** Pure HTML helpers shared by the webview apps. Every piece of data goes through {@link escapeHtml}. */
+import { escapeHtml } from '../../../core/text/escape';
 
-const entities: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Escape text for element content and (double- or single-quoted) attribute values. */
-export function escapeHtml(value: string | number | null | undefined): string {
-  if (value === null || value === undefined) return '';
-  return String(value).replace(/[&<>"']/g, (c) => entities[c]);
-}
+/** Escape text for element content and (double- or single-quoted) attribute values (src/core/text/escape.ts). */
+export { escapeHtml };
 
 /** Replace `{0}`, `{1}`… in a (localized) template. Arguments are inserted as-is: escape the result. */
 export function formatTemplate(template: string, ...args: (string | number)[]): string {

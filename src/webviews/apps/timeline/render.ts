@@ -116,7 +116,9 @@ function renderRowBody(row: TimelineRow, ui: TimelineUiState, strings: Strings, 
           ? `${ratioBar(e.aiRatio, t(strings, 'aiRatio', e.aiRatio))} <span class="ratio-text">${escapeHtml(t(strings, 'aiRatio', e.aiRatio))}</span>` +
             (e.method ? ` <span class="muted">${escapeHtml(t(strings, 'method', e.method))}</span>` : '') +
             (e.agent ? ` <span class="agent-name">${escapeHtml(e.agent)}</span>` : '')
-          : `<span class="muted">${escapeHtml(t(strings, 'noNote'))}</span>`;
+          : e.noted && e.noteError
+            ? `<span class="muted note-error">${escapeHtml(t(strings, 'noteNotRead', e.noteError))}</span>`
+            : `<span class="muted">${escapeHtml(t(strings, 'noNote'))}</span>`;
       return [
         `<span class="marker" aria-hidden="true"></span>`,
         `<span class="main"><span class="kind">${escapeHtml(t(strings, 'commit'))}</span> `,
