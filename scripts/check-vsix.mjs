@@ -90,7 +90,11 @@ export function checkVsix(vsixPath, { listed } = {}) {
       !/^extension\/dist\/(extension\.js|[a-z][A-Za-z]*Worker\.js|webviews\/[^/]+\.(js|css|ttf))$/.test(n) &&
       !/^extension\/(media|l10n)\//.test(n),
   );
-  check('only the bundle, its workers, webview assets, media, l10n and docs are packaged', unexpected.length === 0, unexpected.slice(0, 10).join(', '));
+  check(
+    'only the bundle, its workers, webview assets, media, l10n and docs are packaged',
+    unexpected.length === 0,
+    unexpected.slice(0, 10).join(', '),
+  );
   // Every worker thread the bundle starts (new Worker(path.join(…, 'xWorker.js'))) must be in the package.
   const bundle = text('extension/dist/extension.js') ?? '';
   const workers = [...new Set([...bundle.matchAll(/["'`]([a-z][A-Za-z]*Worker\.js)["'`]/g)].map((m) => m[1]))];
