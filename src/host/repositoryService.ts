@@ -244,7 +244,13 @@ export class RepositoryService implements vscode.Disposable {
 
   /** Counters of this repository's work (git, transcripts, journal, recorder): numbers only. */
   counters(): Record<string, number> {
-    return { ...this.git.counters.snapshot(), ...this.watcher?.counters.snapshot(), ...this.recorder?.counters.snapshot() };
+    const t = this.tracker?.counters;
+    return {
+      ...this.git.counters.snapshot(),
+      ...this.watcher?.counters.snapshot(),
+      ...this.recorder?.counters.snapshot(),
+      ...(t ? { 'capture.reloads': t.reloads, 'capture.adopted': t.adopted } : {}),
+    };
   }
 
   /**

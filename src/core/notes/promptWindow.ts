@@ -448,9 +448,9 @@ export function capRows<T>(rows: readonly T[], isPrimary: (row: T) => boolean, m
 
 /**
  * Run the prompt-window policy of §4.1 for one session:
- * (1) drop out-of-window rows unless primary and no in-window row is an anchor;
- * (2) after a stale out-of-window primary, when the window has an anchor, drop leading rows
- *     before the first primary row or row with shape ≥ 44;
+ * (1) drop out-of-window rows unless primary (a primary row is never dropped: see below);
+ * (2) after a stale out-of-window primary, when the window has an anchor, drop the window's
+ *     leading rows before its first primary row or row with shape ≥ 44;
  * (3) tail rows after a non-primary tail edit are behind a barrier;
  * (4) skip leading quoted / tiny / non-primary-edit / consumed-tail rows (never the last row);
  * (5) start at the first anchor, but keep up to 2 weak leading rows when no quoted row was skipped;
@@ -490,20 +490,27 @@ export function selectPromptWindow(input: PromptWindowInput): PromptWindowResult
     .sort((a, b) => a.turn - b.turn)
     .map((c) => buildRow(c, mode, sig, lower, upper, latestPrimary, primaryTurns, editTurns, input.consumed));
 
-  // (1) task boundary: out-of-window primaries only when the window explains nothing itself.
+  // (1) Every primary row stays: a turn whose lines are in this commit survived into it, so its
+  // prompt is in the note even when an earlier commit already consumed it (one turn's edits
+  // committed in two commits). Only rows outside the window that contributed nothing go. The CLI
+  // drops such a stale primary when the window has an anchor of its own; its lines then point at no
+  // interaction (or the hover shows another turn's prompt), which is the defect of issue #15.
   const windowExplains = rows.some((r) => r.inWindow && isAnchor(r));
   const stalePrimary = rows.some((r) => r.primary && !r.inWindow);
   let bounded = rows.filter((r) => {
-    const keep = r.inWindow || (r.primary && !windowExplains);
+    const keep = r.inWindow || r.primary;
     if (!keep) r.outcome = 'outOfWindow';
     return keep;
   });
-  // (2) stale carry-over: start at the current task's first boundary row.
+  // (2) stale carry-over: the window's own rows start at the current task's first boundary row
+  // (the kept out-of-window primaries come first and are never trimmed).
   if (stalePrimary && windowExplains) {
-    const start = bounded.findIndex((r) => r.primary || r.shape >= anchorShapeScore);
+    const stale = bounded.filter((r) => !r.inWindow);
+    const own = bounded.filter((r) => r.inWindow);
+    const start = own.findIndex((r) => r.primary || r.shape >= anchorShapeScore);
     if (start > 0) {
-      for (const r of bounded.slice(0, start)) r.outcome = 'staleLeading';
-      bounded = bounded.slice(start);
+      for (const r of own.slice(0, start)) r.outcome = 'staleLeading';
+      bounded = [...stale, ...own.slice(start)];
     }
   }
   // (3) barriers.

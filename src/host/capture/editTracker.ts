@@ -6,6 +6,7 @@ import { FileSnapshots } from '../../node/capture/fileSnapshots';
 import type { RepositoryService } from '../repositoryService';
 import { DocumentMirror } from './documentMirror';
 import { Limiter } from '../../node/util/limiter';
+import { isReloadFromDisk } from '../../core/capture/reloadCheck';
 
 /**
  * Observes every change to the files of one repository — typing, paste, agent WorkspaceEdits,
@@ -27,6 +28,8 @@ export class EditTracker implements vscode.Disposable {
   private seq = 0;
   /** Time spent in the change handler (ms), for the benchmark: totals and the last 1,024 samples. */
   handlerStats = { calls: 0, totalMs: 0, maxMs: 0 };
+  /** Reloads from disk told apart from edits, and changes of documents adopted without an open event. */
+  readonly counters = { reloads: 0, adopted: 0 };
   private readonly handlerSamples = new Float64Array(1024);
 
   /** Median of the recent change-handler durations (ms). */
@@ -88,14 +91,20 @@ export class EditTracker implements vscode.Disposable {
   private onChange(e: vscode.TextDocumentChangeEvent): void {
     if (e.contentChanges.length === 0) return;
     const t0 = performance.now();
-    const m = this.mirrors.get(e.document.uri.toString());
-    if (m) {
+    const key = e.document.uri.toString();
+    let m = this.mirrors.get(key);
+    const rel = this.relPath(e.document.uri);
+    if (!m && rel) m = this.adopt(e.document, rel);
+    if (m && rel) {
       const now = Date.now();
-      if (!e.document.isDirty && e.reason === undefined) {
-        // the document was reloaded after its file changed on disk (or undone to the saved
-        // state): never human typing; the file watcher reports the disk transition itself
+      if (!e.document.isDirty && e.reason === undefined && isReloadFromDisk(e.document.getText(), this.snapshots.readCurrentSync(rel))) {
+        // the editor reloaded the document after its file changed on disk (the buffer now equals the
+        // file): never an edit in the editor; the file watcher reports the disk transition itself.
+        // A clean document's FIRST edit (VS Code reports it with isDirty === false too) leaves the
+        // buffer different from the file and goes on below like any other change.
         if (m.hasPending) this.flushDoc(e.document, m, m.materialize());
         m.checkpoint(e.document.getText());
+        this.counters.reloads++;
       } else if (this.looksLikeTyping(e)) {
         m.push(e.contentChanges, now);
         this.scheduleIdleFlush();
@@ -103,9 +112,9 @@ export class EditTracker implements vscode.Disposable {
         // bulk change (agent WorkspaceEdit, format, multi-cursor, paste away from the cursor):
         // close the typing run first, then emit this change on its own
         const before = m.materialize();
-        if (m.hasPending) this.emitTransition(this.relPath(e.document.uri)!, m.checkpointText, before, m.pendingSince ?? now, 'typing');
+        if (m.hasPending) this.emitTransition(rel, m.checkpointText, before, m.pendingSince ?? now, 'typing');
         const after = e.document.getText();
-        this.emitTransition(this.relPath(e.document.uri)!, before, after, now, 'bulk');
+        this.emitTransition(rel, before, after, now, 'bulk');
         m.checkpoint(after);
       }
     }
@@ -114,6 +123,19 @@ export class EditTracker implements vscode.Disposable {
     this.handlerStats.calls++;
     this.handlerStats.totalMs += dt;
     if (dt > this.handlerStats.maxMs) this.handlerStats.maxMs = dt;
+  }
+
+  /**
+   * A change to a repository file whose document was never tracked (its open event was missed): the
+   * text before the change is the file's last known or on-disk content when the document was clean;
+   * the change itself is then recorded like any other. Counted, never silently dropped.
+   */
+  private adopt(doc: vscode.TextDocument, rel: string): DocumentMirror {
+    const known = this.snapshots.get(rel) ?? this.snapshots.readCurrentSync(rel) ?? '';
+    const m = new DocumentMirror(known);
+    this.mirrors.set(doc.uri.toString(), m);
+    this.counters.adopted++;
+    return m;
   }
 
   /** Typing and paste: one change at a selection of the focused active editor. */

@@ -1,4 +1,4 @@
-import { promises as fs } from 'node:fs';
+import { promises as fs, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import type { GitRunner } from '../git/gitRunner';
 
@@ -47,6 +47,25 @@ export class FileSnapshots {
     const fromIndex = await this.git.tryRun(['show', `:${rel}`]);
     if (fromIndex !== undefined) return fromIndex;
     return '';
+  }
+
+  /**
+   * The file on disk, synchronously (for the editor's change handler, which must classify a change
+   * before the next one arrives): its text, null when it does not exist, undefined when it is not
+   * captured (binary, too big, unreadable). Only called on the first change after a document was
+   * opened, saved or reloaded, never per keystroke.
+   */
+  readCurrentSync(rel: string): string | undefined | null {
+    const abs = path.join(this.root, rel);
+    try {
+      const st = statSync(abs);
+      if (!st.isFile() || st.size > maxCapturedBytes) return undefined;
+      const buf = readFileSync(abs);
+      if (buf.subarray(0, 8000).includes(0)) return undefined;
+      return buf.toString('utf8');
+    } catch (e) {
+      return (e as NodeJS.ErrnoException).code === 'ENOENT' ? null : undefined;
+    }
   }
 
   /** Reads the current file (undefined = deleted/unreadable/binary/too big → not captured). */

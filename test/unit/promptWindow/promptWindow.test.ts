@@ -259,18 +259,22 @@ describe('promptWindow', () => {
       );
     });
 
-    it('drops an out-of-window primary when the window explains the commit, keeps it otherwise', () => {
+    it('keeps an out-of-window primary (its lines are in this commit) also when the window explains the commit (issue #15)', () => {
       const s = sig('feat: split commit', ['a.ts', 'b.ts']);
       const old = primary(2, 'write a.ts and b.ts', ['a.ts']);
       const explained = run([old, row(3, 'hmm'), primary(4, 'now finish b.ts', ['b.ts'])], 4, s, { consumed: consumed(2) });
+      // the CLI drops turn 2 here, and a.ts's lines then point at no interaction
       assert.deepEqual(
-        explained.selected.map((x) => x.row.turn),
-        [4],
+        explained.selected.map((x) => [x.row.turn, x.source]),
+        [
+          [2, 'primary'],
+          [4, 'primary'],
+        ],
       );
       assert.deepEqual(
         explained.rows.map((x) => [x.turn, x.outcome]),
         [
-          [2, 'outOfWindow'],
+          [2, 'selected'],
           [3, 'staleLeading'],
           [4, 'selected'],
         ],
@@ -298,7 +302,7 @@ describe('promptWindow', () => {
       assert.deepEqual(
         r.rows.map((x) => [x.turn, x.outcome]),
         [
-          [1, 'outOfWindow'],
+          [1, 'selected'],
           [2, 'staleLeading'],
           [3, 'selected'],
           [4, 'selected'],
