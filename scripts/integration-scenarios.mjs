@@ -52,6 +52,29 @@ export const scenarios = [
     setup: ({ base }) => multiRootWorkspace(base),
   },
   {
+    // interleaved agent and person sessions (issue #15): the failure classes and the randomized
+    // session test (AGENTNOTE_SEEDS=1,2,3 replays seeds; AGENTNOTE_STEPS sets the steps per seed)
+    name: 'interleaved',
+    suite: 'interleaved',
+    settings: {
+      'editor.quickSuggestions': { other: 'off', comments: 'off', strings: 'off' },
+      'editor.wordBasedSuggestions': 'off',
+      'editor.suggestOnTriggerCharacters': false,
+      'editor.acceptSuggestionOnEnter': 'off',
+      'editor.autoClosingBrackets': 'never',
+      'editor.autoClosingQuotes': 'never',
+      'editor.autoIndent': 'none',
+      'files.insertFinalNewline': false,
+      'files.trimTrailingWhitespace': false,
+    },
+    env: {
+      AGENTNOTE_SEEDS: process.env.AGENTNOTE_SEEDS ?? '',
+      AGENTNOTE_STEPS: process.env.AGENTNOTE_STEPS ?? '',
+      AGENTNOTE_REPORT: process.env.AGENTNOTE_REPORT ?? '',
+    },
+    setup: ({ base }) => makeGitFixture(join(base, 'workspace')),
+  },
+  {
     name: 'nogit',
     suite: 'nogit',
     setup: ({ base }) => {

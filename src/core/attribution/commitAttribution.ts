@@ -14,7 +14,8 @@ import { attributeLines, mergeRanges, type AiRange, type EditPairDiff, type Line
  *   it skips the file).
  * - `line` — the CLI's completeness rule (§3.2 step 6) holds: the file is not by AI (all its added
  *   lines are human), or it has at least one full edit pair (3-diff), or the Cursor exact-count
- *   upgrade (§3.3) applies: the edits' reported added/deleted sums equal the committed counts and
+ *   upgrade (§3.3) applies — only while some edit of the file lacks a full pair; when every edit
+ *   has one, the 3-diff alone decides: the edits' reported added/deleted sums equal the committed counts and
  *   the committed blob equals the last post-edit blob ⇒ every added line is AI (lines claimed by a
  *   pair keep that pair's owner; the rest get the counted edits' interaction, or null when several).
  * - `evidence` — ours, where the CLI gives up: an AI file without a full pair and without an exact
@@ -153,7 +154,12 @@ function attributeFile(f: CommitFileInput): AttributedFile {
   const counted = f.edits.filter((e) => e.editAdded !== undefined && e.editDeleted !== undefined);
   const countedKeys = unique(counted.map((e) => e.interactionKey));
 
-  if (f.byAi && counted.length > 0 && postMatches) {
+  // Every edit of the file has a full pair (pre and post blob): the 3-diff is exact and nothing is
+  // guessed. The count upgrade below is for edits without a pre-blob (Cursor's hooks, the CLI's
+  // §3.3); applied on top of full pairs it would also claim a person's change made between two
+  // agent edits that happens to keep the line counts (issue #15, class 3).
+  const allPaired = f.edits.length > 0 && f.pairs.length >= f.edits.length;
+  if (f.byAi && counted.length > 0 && postMatches && !allPaired) {
     const added = counted.reduce((s, e) => s + (e.editAdded ?? 0), 0);
     const deleted = counted.reduce((s, e) => s + (e.editDeleted ?? 0), 0);
     if (added === committed.added && deleted === committed.deleted) {

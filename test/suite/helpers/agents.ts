@@ -298,6 +298,26 @@ export class CodexSession {
     });
   }
 
+  /** apply_patch that updates `rel` to `content` (old content read from disk), done on disk. */
+  updateFile(rel: string, content: string): void {
+    const abs = path.join(this.cwd, rel);
+    const before = fs.readFileSync(abs, 'utf8');
+    const { hunk, unified } = updatePatchHunk(before, content);
+    const patch = `*** Begin Patch\n*** Update File: ${rel}\n${hunk}*** End Patch\n`;
+    const callId = `call_${randomUUID().slice(0, 8)}`;
+    this.append('response_item', { type: 'custom_tool_call', status: 'completed', call_id: callId, name: 'apply_patch', input: patch });
+    fs.writeFileSync(abs, content);
+    this.append('event_msg', {
+      type: 'patch_apply_end',
+      call_id: callId,
+      stdout: `Success. Updated the following files:\nM ${rel}\n`,
+      stderr: '',
+      success: true,
+      changes: { [abs]: { type: 'update', unified_diff: unified, move_path: null } },
+      status: 'completed',
+    });
+  }
+
   /** apply_patch that adds a new file, written to disk. */
   addFile(rel: string, content: string): void {
     const lines = content.replace(/\n$/, '').split('\n');

@@ -143,6 +143,25 @@ describe('commitAttribution', () => {
       );
       assert.deepEqual(r.contributingInteractionKeys, ['t1', 't2']);
     });
+    it('every edit has a full pair ⇒ no upgrade: a person’s change between two agent edits that keeps the counts stays the person’s (#15)', () => {
+      // x = 1 / y = 2 written by edit 1 (lines 3–4), the person retypes line 3, edit 2 adds z (line 6):
+      // edit counts 2 + 1 = committed 3 added, committed = post of edit 2 — the upgrade would claim line 3
+      const claude = [
+        { interactionKey: 't1', agent: 'claude', postBlob: 'p1', editAdded: 2, editDeleted: 0 },
+        { interactionKey: 't1', agent: 'claude', postBlob: 'final', editAdded: 1, editDeleted: 0 },
+      ];
+      const pairs = [pair('t1', [h(3, 2), h(6, 1)], [h(3, 1), h(6, 1)]), { ...pair('t1', [h(6, 1)], []), pairId: 't1-pair-2' }];
+      const r = commitAttribution({
+        hasEditData: true,
+        files: [file('conf.txt', { byAi: true, committedBlob: 'final', diff1: [h(3, 2, 2, 0), h(6, 1, 3, 0)], edits: claude, pairs })],
+      });
+      assert.equal(r.files[0].basis, 'pairs');
+      assert.deepEqual(r.attribution, { ai_ratio: 67, method: 'line', lines: { ai_added: 2, total_added: 3, deleted: 0 } });
+      assert.deepEqual(r.files[0].ranges, [
+        { start: 4, end: 4, interactionKey: 't1' },
+        { start: 6, end: 6, interactionKey: 't1' },
+      ]);
+    });
     it('counts match but committed ≠ last post ⇒ no upgrade; deleted count mismatch ⇒ no upgrade', () => {
       const stale = commitAttribution({
         hasEditData: true,
