@@ -71,7 +71,8 @@ export async function agentReplaceLines(doc: vscode.TextDocument, from: number, 
 /** The hover text our provider gives at 1-based `line` of `abs`. */
 export async function hoverText(abs: string, line: number): Promise<string> {
   const uri = vscode.Uri.file(abs);
-  const hovers = (await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, new vscode.Position(line - 1, 1))) ?? [];
+  const hovers =
+    (await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, new vscode.Position(line - 1, 1))) ?? [];
   return hovers
     .flatMap((h) => h.contents)
     .map((c) => (typeof c === 'string' ? c : (c as vscode.MarkdownString).value))

@@ -236,7 +236,11 @@ class SessionSim {
     const key = `${a.id}:${rel}`;
     if (!this.seen.has(key)) {
       const api = await agentNote();
-      await waitFor(() => api.sessions(this.root).find((s) => s.id === a.id && s.files.includes(rel)), 15_000, `${a.kind} edit of ${rel} seen`);
+      await waitFor(
+        () => api.sessions(this.root).find((s) => s.id === a.id && s.files.includes(rel)),
+        15_000,
+        `${a.kind} edit of ${rel} seen`,
+      );
       this.seen.add(key);
     } else await sleep(250);
   }
@@ -385,7 +389,8 @@ class SessionSim {
     } else {
       await recorded(this.root, sha);
       note = noteOf(this.root, sha) as NoteShape | undefined;
-      if (note && (note.attribution.lines?.ai_added ?? 0) > 0) problems.push(`a note claiming ${note.attribution.lines?.ai_added} AI lines`);
+      if (note && (note.attribution.lines?.ai_added ?? 0) > 0)
+        problems.push(`a note claiming ${note.attribution.lines?.ai_added} AI lines`);
     }
     const claimed = new Map<string, string | null>();
     if (note) {
@@ -427,7 +432,11 @@ class SessionSim {
       if (ai.length) {
         const [key, prompt] = ai[this.int(ai.length)];
         const ix = key.lastIndexOf(':');
-        checks.push({ rel: key.slice(0, ix), line: Number(key.slice(ix + 1)), want: new RegExp(`written by the AI — prompt \\d+: “${prompt}`) });
+        checks.push({
+          rel: key.slice(0, ix),
+          line: Number(key.slice(ix + 1)),
+          want: new RegExp(`written by the AI — prompt \\d+: “${prompt}`),
+        });
       }
       if (human.length) {
         const h = human[this.int(human.length)];
@@ -441,7 +450,10 @@ class SessionSim {
       }
     }
     if (problems.length === 0) this.m.exact++;
-    else this.m.failures.push(`seed ${this.seed}, commit ${sha.slice(0, 8)} after [${this.log.slice(-6).join(' | ')}]: ${problems.join('; ')}`);
+    else
+      this.m.failures.push(
+        `seed ${this.seed}, commit ${sha.slice(0, 8)} after [${this.log.slice(-6).join(' | ')}]: ${problems.join('; ')}`,
+      );
   }
 
   async run(steps: number): Promise<void> {
