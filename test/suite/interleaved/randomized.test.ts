@@ -383,11 +383,13 @@ class SessionSim {
     const problems: string[] = [];
     const wantNote = expectAi.size > 0 || paths.some((p) => byAi.has(p));
     let note: NoteShape | undefined;
+    // git itself copies the amended commit's note at once (notes.rewriteRef); the extension then
+    // records the new commit and replaces that copy: read the note only once the commit is recorded
+    await recorded(this.root, sha);
     if (wantNote) {
       note = await waitForNote(this.root, sha, 20_000).catch(() => undefined);
       if (!note) problems.push('no note');
     } else {
-      await recorded(this.root, sha);
       note = noteOf(this.root, sha) as NoteShape | undefined;
       if (note && (note.attribution.lines?.ai_added ?? 0) > 0)
         problems.push(`a note claiming ${note.attribution.lines?.ai_added} AI lines`);
