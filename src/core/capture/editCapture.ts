@@ -1,5 +1,6 @@
 import type { AgentId, EditEvent } from '../model/agentEvents';
 import { normalizeEol, transitionMatchesEdit } from './editMatcher';
+import { isolateEffect } from './editIsolation';
 
 /**
  * Who made each change of a file. The host feeds two unordered streams:
@@ -89,11 +90,30 @@ export class EditCapture {
     const list = this.transitions.get(t.file) ?? [];
     list.push(entry);
     this.transitions.set(t.file, list);
+    return this.matchWaiting(entry);
+  }
+
+  /**
+   * Binds the claims still waiting for a change to `entry`, oldest first. Each part a claim takes
+   * leaves a smaller remainder, so the others are tried again until none matches.
+   */
+  private matchWaiting(entry: TransitionEntry): CaptureOutput[] {
     const out: CaptureOutput[] = [];
-    for (const ce of this.claims.values()) {
-      if (ce.matched || ce.c.file !== t.file) continue;
-      if (Math.abs(t.time - this.refTime(ce.c)) > this.matchWindowMs) continue;
-      if (transitionMatchesEdit(ce.c.edit, t.before, t.after)) out.push(this.bind(entry, ce));
+    for (let progress = true; progress; ) {
+      progress = false;
+      const t = entry.t;
+      const waiting = [...this.claims.values()]
+        .filter((ce) => !ce.matched && ce.c.file === t.file && Math.abs(t.time - this.refTime(ce.c)) <= this.matchWindowMs)
+        .sort((x, y) => this.refTime(x.c) - this.refTime(y.c));
+      for (const ce of waiting) {
+        const m = this.matchIn(ce.c, entry);
+        if (!m) continue;
+        out.push(this.bindMatch(entry, m, ce));
+        if ('part' in m && entry.classified === 'pending') {
+          progress = true;
+          break;
+        }
+      }
     }
     return out;
   }
@@ -103,8 +123,12 @@ export class EditCapture {
     if (this.claims.has(c.key) || c.edit.failed) return [];
     const ce: ClaimEntry = { c, matched: false, fellBack: false };
     this.claims.set(c.key, ce);
-    const entry = this.bestTransitionFor(c);
-    return entry ? [this.bind(entry, ce)] : [];
+    const best = this.bestTransitionFor(c);
+    if (!best) return [];
+    const out = [this.bindMatch(best.entry, best.match, ce)];
+    // a part taken from a change nobody explained yet: the rest may be another waiting claim's
+    if ('part' in best.match && best.entry.classified === 'pending') out.push(...this.matchWaiting(best.entry));
+    return out;
   }
 
   /**
@@ -146,22 +170,53 @@ export class EditCapture {
     return Number.isFinite(ts) ? Math.min(ts, c.receivedAt) : c.receivedAt;
   }
 
-  private bestTransitionFor(c: AgentClaim): TransitionEntry | undefined {
+  /**
+   * How a claim explains a transition: the whole change, or only part of it (`mid → after`, see
+   * `isolateEffect`) when the change also holds someone else's work — a coalesced disk write of two
+   * agents, or a person's write followed at once by an agent's. A change another claim already
+   * explains is only shared when this claim's own part cannot be isolated.
+   */
+  private matchIn(c: AgentClaim, e: TransitionEntry): Match | undefined {
+    const mid = isolateEffect(c.edit, e.t.before, e.t.after);
+    if (mid !== undefined && mid !== e.t.before) return { part: mid };
+    if (mid !== undefined || transitionMatchesEdit(c.edit, e.t.before, e.t.after)) return { whole: true, shared: e.claimedBy.size > 0 };
+    return undefined;
+  }
+
+  private bestTransitionFor(c: AgentClaim): { entry: TransitionEntry; match: Match } | undefined {
     const ref = this.refTime(c);
-    let best: TransitionEntry | undefined;
+    let best: { entry: TransitionEntry; match: Match } | undefined;
     let bestScore = Infinity;
     for (const e of this.transitions.get(c.file) ?? []) {
       const dt = Math.abs(e.t.time - ref);
       if (dt > this.matchWindowMs) continue;
-      if (!transitionMatchesEdit(c.edit, e.t.before, e.t.after)) continue;
-      // prefer unclaimed transitions, then the closest in time
-      const score = dt + (e.claimedBy.size > 0 ? this.matchWindowMs : 0);
+      const match = this.matchIn(c, e);
+      if (!match) continue;
+      // prefer a change this claim explains alone, then a part of one, then a shared one; then the
+      // closest in time
+      const score = dt + ('whole' in match ? (match.shared ? 2 * this.matchWindowMs : 0) : this.matchWindowMs);
       if (score < bestScore) {
-        best = e;
+        best = { entry: e, match };
         bestScore = score;
       }
     }
     return best;
+  }
+
+  private bindMatch(entry: TransitionEntry, match: Match, ce: ClaimEntry): CaptureOutput {
+    if ('whole' in match) return this.bind(entry, ce);
+    // The claim's part becomes a transition of its own, just after the whole one (so that its pair
+    // is the later one and owns its lines). The rest stays with the parent: still pending, it is the
+    // person's or another claim's; already explained, it keeps its claim.
+    const t = entry.t;
+    const part: TransitionEntry = {
+      t: { ...t, id: `${t.id}~${entry.claimedBy.size + 1}`, time: t.time + 1, before: match.part },
+      classified: 'pending',
+      claimedBy: new Set(),
+    };
+    if (entry.classified === 'pending') entry.t = { ...t, after: match.part };
+    this.transitions.get(t.file)?.push(part);
+    return this.bind(part, ce);
   }
 
   private bind(entry: TransitionEntry, ce: ClaimEntry): CaptureOutput {
@@ -171,6 +226,8 @@ export class EditCapture {
     return { kind: 'ai', transition: entry.t, claim: ce.c };
   }
 }
+
+type Match = { whole: true; shared: boolean } | { part: string };
 
 /** Every line break of `text` is CRLF (and there is at least one). */
 function crlfOnly(text: string): boolean {
