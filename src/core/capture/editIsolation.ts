@@ -17,6 +17,8 @@ import { normalizeEol, transitionMatchesEdit } from './editMatcher';
  */
 export function isolateEffect(edit: EditEvent, before: string, after: string): string | undefined {
   if (edit.failed || edit.deleted || before === after) return undefined;
+  // a move's destination appears with the old file's text: the whole new file is the agent's
+  if (edit.movedFrom !== undefined) return undefined;
   const crlf = after.includes('\r\n') && !/(?:^|[^\r])\n/.test(after);
   const a = normalizeEol(after);
   let mid: string | undefined;
