@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { agentNote, readyRepository, recorded, waitFor } from '../helpers/host';
-import { ClaudeSession, CursorSession, commitAll, git, waitForNote } from '../helpers/agents';
+import { ClaudeSession, CodexSession, CursorSession, commitAll, git, waitForNote } from '../helpers/agents';
 import { agentReplaceLines, inSyncWithDisk, lineVerdict, retype, showFile, sleep, typeAt } from '../helpers/editor';
 
 /**
@@ -171,5 +171,41 @@ describe('interleaved sessions: the failure classes (issue #15)', function () {
     ]);
     assert.match(await lineVerdict(abs('c3/conf.txt'), 3), /written by a person/);
     assert.match(await lineVerdict(abs('c3/conf.txt'), 6), /written by the AI/);
+  });
+
+  it('a CLI agent writes an open file and Cursor edits it through the editor at once: both agents keep their lines and prompts', async () => {
+    await setupCommit({ 'c4/list.txt': 'a\nb\nc\nd\n' }, 'chore: c4');
+    const editor = await showFile(abs('c4/list.txt'));
+    const codex = new CodexSession(root);
+    const cursor = new CursorSession(root);
+    codex.prompt('Codex: add b2 after b');
+    cursor.prompt('Cursor: replace d by d1 and d2');
+    await sleep(300);
+    codex.updateFile('c4/list.txt', 'a\nb\nb2\nc\nd\n');
+    // the editor reloads the document: from here on the buffer is what Codex wrote, and Cursor edits
+    // it and saves at once — possibly before the file watcher has reported Codex's write
+    await inSyncWithDisk(editor.document);
+    await agentReplaceLines(editor.document, 4, 4, ['d1', 'd2']);
+    cursor.strReplace('c4/list.txt', 'd', 'd1\nd2');
+    assert.ok(await editor.document.save());
+    await editSeen(codex.id, 'c4/list.txt');
+    await editSeen(cursor.id, 'c4/list.txt');
+    await sleep(1200);
+    const sha = commitAll(root, 'feat: c4');
+    const note = await waitForNote(root, sha);
+    assert.deepEqual(note.attribution, { ai_ratio: 100, method: 'line', lines: { ai_added: 3, total_added: 3, deleted: 1 } });
+    const ix = new Map(note.interactions.map((x, i) => [x.prompt, i]));
+    assert.deepEqual(note.files, [
+      {
+        path: 'c4/list.txt',
+        by_ai: true,
+        ai_ranges: [
+          { start: 3, end: 3, interaction: ix.get('Codex: add b2 after b')! },
+          { start: 5, end: 6, interaction: ix.get('Cursor: replace d by d1 and d2')! },
+        ],
+      },
+    ]);
+    assert.match(await lineVerdict(abs('c4/list.txt'), 3), /Codex\\?: add b2 after b/);
+    assert.match(await lineVerdict(abs('c4/list.txt'), 6), /Cursor\\?: replace d by d1 and d2/);
   });
 });
