@@ -2,11 +2,9 @@ import { spawn } from 'node:child_process';
 import { getPriority, setPriority } from 'node:os';
 import { type Logger, nullLogger, Counters } from '../../core/ports';
 import { Limiter } from '../util/limiter';
-import { isPorcelainCommand, runPorcelain } from './gitPorcelain';
 
 /**
- * Every git call of the extension goes through here (one-shot commands through simple-git, see
- * gitPorcelain.ts; batch and streaming processes through our own spawn), with options pinned so that the user's
+ * Every git call of the extension goes through here, with options pinned so that the user's
  * configuration cannot change results (pager, colour, external diff, quoting, diff algorithm),
  * optional locks off (we never contend with the user's own `git commit` for index.lock),
  * no terminal prompts, and a timeout after which a hung git process is killed.
@@ -141,48 +139,13 @@ export class GitRunner {
 
   /**
    * Runs `git <args>` and returns stdout. Rejects with GitError on a non-accepted exit code,
-   * a timeout or a missing git binary. A one-shot command (a subcommand first, no standard input)
-   * goes through simple-git (`gitPorcelain.ts`); one with standard input goes through our own
-   * spawn, like runBuffer.
+   * a timeout or a missing git binary. A plain spawn (runBuffer): simple-git waits 50 ms more
+   * after every command that prints nothing (`update-ref`, `notes add`…), which made a note
+   * write alone cost 200 ms.
    */
   async run(args: string[], opts: GitRunOptions = {}): Promise<string> {
-    if (opts.input === undefined && opts.maxOutputBytes === undefined && !opts.onStdout && !opts.signal && isPorcelainCommand(args)) {
-      this.counters.inc('git.calls');
-      return this.slots.run(() => this.porcelain(args, opts));
-    }
     const out = await this.runBuffer(args, opts);
     return out.toString('utf8');
-  }
-
-  private async porcelain(args: string[], opts: GitRunOptions): Promise<string> {
-    const timeoutMs = opts.timeoutMs ?? this.timeoutMs;
-    const env: Record<string, string> = {};
-    for (const [k, v] of Object.entries({ ...process.env, ...pinnedEnv, ...opts.env })) if (v !== undefined) env[k] = v;
-    const r = await runPorcelain(args, {
-      cwd: this.cwd,
-      gitPath: this.gitPath,
-      config: pinnedConfig,
-      env,
-      timeoutMs,
-      okExitCodes: opts.okExitCodes,
-    });
-    switch (r.kind) {
-      case 'ok':
-        return r.stdout;
-      case 'timeout':
-        this.counters.inc('git.timeouts');
-        this.log.warn(`git ${args[0]} killed after ${timeoutMs} ms`);
-        throw new GitError('timeout', `git ${args[0]} timed out after ${timeoutMs} ms`);
-      case 'refused':
-        this.counters.inc('git.failures');
-        throw new GitError('spawn', `git ${args[0]} refused: ${r.message}`);
-      case 'spawn':
-        this.counters.inc('git.failures');
-        throw new GitError('notFound', `git could not be started: ${r.message}`);
-      case 'failed':
-        this.counters.inc('git.failures');
-        throw new GitError('failed', `git ${args[0]} exited with ${r.exitCode}: ${r.stderr.trim().slice(0, 500)}`, r.exitCode, r.stderr);
-    }
   }
 
   /** Like run, but returns undefined instead of throwing when git fails. */
