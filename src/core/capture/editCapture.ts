@@ -1,5 +1,5 @@
 import type { AgentId, EditEvent } from '../model/agentEvents';
-import { normalizeEol, transitionMatchesEdit } from './editMatcher';
+import { crlfOnly, normalizeEol, transitionMatchesEdit } from './editMatcher';
 import { isolateEffect } from './editIsolation';
 
 /**
@@ -76,6 +76,8 @@ export class EditCapture {
   private readonly matchWindowMs: number;
   private readonly graceMs: number;
   private readonly retainMs: number;
+  /** Parts carved out of transitions so far (their ids must be unique: the timeline keys on them). */
+  private parts = 0;
 
   constructor(opts: EditCaptureOptions = {}) {
     this.matchWindowMs = opts.matchWindowMs ?? 120_000;
@@ -210,7 +212,7 @@ export class EditCapture {
     // person's or another claim's; already explained, it keeps its claim.
     const t = entry.t;
     const part: TransitionEntry = {
-      t: { ...t, id: `${t.id}~${entry.claimedBy.size + 1}`, time: t.time + 1, before: match.part },
+      t: { ...t, id: `${t.id}~${++this.parts}`, time: t.time + 1, before: match.part },
       classified: 'pending',
       claimedBy: new Set(),
     };
@@ -228,11 +230,6 @@ export class EditCapture {
 }
 
 type Match = { whole: true; shared: boolean } | { part: string };
-
-/** Every line break of `text` is CRLF (and there is at least one). */
-function crlfOnly(text: string): boolean {
-  return text.includes('\r\n') && !/(?:^|[^\r])\n/.test(text);
-}
 
 /** before/after text an edit record carries by itself (when no change was observed). */
 export function recordContent(edit: EditEvent): { before?: string; after?: string } {

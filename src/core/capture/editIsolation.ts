@@ -1,5 +1,5 @@
 import type { EditEvent } from '../model/agentEvents';
-import { normalizeEol, transitionMatchesEdit } from './editMatcher';
+import { crlfOnly, normalizeEol, transitionMatchesEdit } from './editMatcher';
 
 /**
  * One observed change can hold more than one author's work: the file watcher coalesces writes that
@@ -19,14 +19,13 @@ export function isolateEffect(edit: EditEvent, before: string, after: string): s
   if (edit.failed || edit.deleted || before === after) return undefined;
   // a move's destination appears with the old file's text: the whole new file is the agent's
   if (edit.movedFrom !== undefined) return undefined;
-  const crlf = after.includes('\r\n') && !/(?:^|[^\r])\n/.test(after);
   const a = normalizeEol(after);
   let mid: string | undefined;
   if (edit.newString !== undefined && !edit.replaceAll)
     mid = undoReplacement(a, normalizeEol(edit.oldString ?? ''), normalizeEol(edit.newString));
-  else if (edit.patch !== undefined && edit.newString === undefined && edit.contents === undefined) mid = undoPatch(a, edit.patch);
+  else if (edit.patch !== undefined && edit.contents === undefined) mid = undoPatch(a, edit.patch);
   if (mid === undefined || mid === a) return undefined;
-  const result = crlf ? mid.replace(/\n/g, '\r\n') : mid;
+  const result = crlfOnly(after) ? mid.replace(/\n/g, '\r\n') : mid;
   if (!transitionMatchesEdit(edit, result, after)) return undefined;
   // `before` is what it was: the same text means the edit explains the whole change
   if (normalizeEol(before) === mid) return before;

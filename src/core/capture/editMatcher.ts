@@ -61,6 +61,11 @@ function patchMatches(patch: string, before: string, after: string): boolean {
   return meaningfulAdded.length > 0 ? meaningfulAdded.some((l) => !beforeLines.has(l)) || countLines(after) !== countLines(before) : true;
 }
 
+/** Every line break of `text` is CRLF (and there is at least one). */
+export function crlfOnly(text: string): boolean {
+  return text.includes('\r\n') && !/(?:^|[^\r])\n/.test(text);
+}
+
 export function normalizeEol(s: string): string {
   return s.indexOf('\r') === -1 ? s : s.replace(/\r\n?/g, '\n');
 }

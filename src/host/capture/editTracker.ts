@@ -100,8 +100,9 @@ export class EditTracker implements vscode.Disposable {
     if (!m && rel) m = this.adopt(e.document, rel);
     if (m && rel) {
       const now = Date.now();
-      const disk = !e.document.isDirty && e.reason === undefined ? this.snapshots.readCurrentSync(rel) : undefined;
-      if (!e.document.isDirty && e.reason === undefined && isReloadFromDisk(e.document.getText(), disk)) {
+      const clean = !e.document.isDirty && e.reason === undefined;
+      const disk = clean ? this.snapshots.readCurrentSync(rel) : undefined;
+      if (clean && isReloadFromDisk(e.document.getText(), disk)) {
         // the editor reloaded the document after its file changed on disk (the buffer now equals the
         // file): never an edit in the editor. A clean document's FIRST edit (VS Code reports it with
         // isDirty === false too) leaves the buffer different from the file and goes on below like any

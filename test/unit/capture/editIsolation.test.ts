@@ -129,6 +129,7 @@ describe('EditCapture with coalesced changes', () => {
     const first = ai(cap.addTransition(tr('t1', '', 'c1\nk1\nk2\nc2\nc3\nh2\n', 1000)));
     assert.deepEqual(first, [], "Codex's lines are not together in the result until Claude's are taken out");
     const outs = ai(cap.addClaim(claim('k-claude', 'claude', { oldString: 'c1\n', newString: 'c1\nk1\nk2\n' }, 1100)));
+    assert.equal(new Set(outs.map((o) => o.transition.id)).size, outs.length, 'every part has an id of its own (the timeline keys on it)');
     assert.deepEqual(
       outs.map((o) => [o.claim.agent, addedLines(o.transition)]),
       [
