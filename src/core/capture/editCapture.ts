@@ -73,6 +73,8 @@ interface ClaimEntry {
 export class EditCapture {
   private readonly transitions = new Map<string, TransitionEntry[]>();
   private readonly claims = new Map<string, ClaimEntry>();
+  /** Claims no change explains yet, per file: a new change is tried against these only. */
+  private readonly unmatched = new Map<string, Set<ClaimEntry>>();
   private readonly matchWindowMs: number;
   private readonly graceMs: number;
   private readonly retainMs: number;
@@ -104,8 +106,8 @@ export class EditCapture {
     for (let progress = true; progress; ) {
       progress = false;
       const t = entry.t;
-      const waiting = [...this.claims.values()]
-        .filter((ce) => !ce.matched && ce.c.file === t.file && Math.abs(t.time - this.refTime(ce.c)) <= this.matchWindowMs)
+      const waiting = [...(this.unmatched.get(t.file) ?? [])]
+        .filter((ce) => Math.abs(t.time - this.refTime(ce.c)) <= this.matchWindowMs)
         .sort((x, y) => this.refTime(x.c) - this.refTime(y.c));
       for (const ce of waiting) {
         const m = this.matchIn(ce.c, entry);
@@ -125,6 +127,9 @@ export class EditCapture {
     if (this.claims.has(c.key) || c.edit.failed) return [];
     const ce: ClaimEntry = { c, matched: false, fellBack: false };
     this.claims.set(c.key, ce);
+    const waiting = this.unmatched.get(c.file) ?? new Set<ClaimEntry>();
+    waiting.add(ce);
+    this.unmatched.set(c.file, waiting);
     const best = this.bestTransitionFor(c);
     if (!best) return [];
     const out = [this.bindMatch(best.entry, best.match, ce)];
@@ -157,7 +162,10 @@ export class EditCapture {
         ce.fellBack = true;
         out.push({ kind: 'ai-record', claim: ce.c, ...recordContent(ce.c.edit) });
       }
-      if (age > this.retainMs) this.claims.delete(key);
+      if (age > this.retainMs) {
+        this.claims.delete(key);
+        this.settled(ce);
+      }
     }
     return out;
   }
@@ -221,8 +229,17 @@ export class EditCapture {
     return this.bind(part, ce);
   }
 
+  /** The claim no longer waits for a change (matched, or dropped after the retention period). */
+  private settled(ce: ClaimEntry): void {
+    const waiting = this.unmatched.get(ce.c.file);
+    if (!waiting) return;
+    waiting.delete(ce);
+    if (waiting.size === 0) this.unmatched.delete(ce.c.file);
+  }
+
   private bind(entry: TransitionEntry, ce: ClaimEntry): CaptureOutput {
     ce.matched = true;
+    this.settled(ce);
     entry.claimedBy.add(ce.c.key);
     entry.classified = 'ai';
     return { kind: 'ai', transition: entry.t, claim: ce.c };
