@@ -249,7 +249,7 @@ export class RepositoryService implements vscode.Disposable {
       ...this.git.counters.snapshot(),
       ...this.watcher?.counters.snapshot(),
       ...this.recorder?.counters.snapshot(),
-      ...(t ? { 'capture.reloads': t.reloads, 'capture.adopted': t.adopted, 'capture.reloadTransitions': t.reloadTransitions } : {}),
+      ...(t ? { 'capture.reloads': t.reloads, 'capture.adopted': t.adopted } : {}),
     };
   }
 
