@@ -1,7 +1,8 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { getPriority, setPriority } from 'node:os';
 import { type Logger, nullLogger, Counters } from '../../core/ports';
 import { Limiter } from '../util/limiter';
+import { spawnPacer } from '../util/spawnPacer';
 
 /**
  * Every git call of the extension goes through here, with options pinned so that the user's
@@ -168,24 +169,30 @@ export class GitRunner {
     return this.slots.run(() => this.spawnGit(args, opts));
   }
 
-  private spawnGit(args: string[], opts: GitRunOptions): Promise<Buffer> {
+  private async spawnGit(args: string[], opts: GitRunOptions): Promise<Buffer> {
     const timeoutMs = opts.timeoutMs ?? this.timeoutMs;
     const fullArgs = [...pinnedConfig.flatMap((c) => ['-c', c]), ...args];
-    return new Promise<Buffer>((resolve, reject) => {
-      let child;
-      try {
-        child = spawn(this.gitPath, fullArgs, {
+    let child: ChildProcessWithoutNullStreams;
+    // 'error' (git not found…) is emitted on the next tick, before the listeners below are attached
+    let startError: NodeJS.ErrnoException | undefined;
+    try {
+      // a process start is synchronous and costs milliseconds in the extension host: paced per turn
+      child = await spawnPacer.start(() => {
+        const c = spawn(this.gitPath, fullArgs, {
           cwd: this.cwd,
           env: { ...process.env, ...pinnedEnv, ...opts.env },
           stdio: ['pipe', 'pipe', 'pipe'],
           windowsHide: true,
         });
-        this.lowerPriority(child.pid);
-      } catch (e) {
-        this.counters.inc('git.failures');
-        reject(new GitError('spawn', String(e)));
-        return;
-      }
+        c.once('error', (e: NodeJS.ErrnoException) => (startError ??= e));
+        return c;
+      });
+      this.lowerPriority(child.pid);
+    } catch (e) {
+      this.counters.inc('git.failures');
+      throw new GitError('spawn', String(e));
+    }
+    return new Promise<Buffer>((resolve, reject) => {
       const out: Buffer[] = [];
       const err: Buffer[] = [];
       let timedOut = false;
@@ -220,12 +227,17 @@ export class GitRunner {
         outBytes += d.length;
       });
       child.stderr.on('data', (d: Buffer) => err.push(d));
-      child.on('error', (e: NodeJS.ErrnoException) => {
+      const onError = (e: NodeJS.ErrnoException) => {
         clearTimeout(timer);
         opts.signal?.removeEventListener('abort', onAbort);
         this.counters.inc('git.failures');
         reject(new GitError(e.code === 'ENOENT' ? 'notFound' : 'spawn', `git could not be started: ${e.message}`));
-      });
+      };
+      if (startError) {
+        onError(startError);
+        return;
+      }
+      child.on('error', onError);
       child.on('close', (code) => {
         clearTimeout(timer);
         opts.signal?.removeEventListener('abort', onAbort);

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as inspector from 'node:inspector';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { agentNote, recorded, waitFor, workspaceRoot } from '../helpers/host';
 import { ClaudeSession } from '../helpers/agents';
@@ -20,7 +21,10 @@ const goalMs = 50;
  * time-slicing fixes (journal parsing yields after 8 ms, disk reads 8 at a time, recording yields
  * between phases): 33–46 ms over four runs on 2 cores (the histogram's maximum, which includes its
  * 10 ms resolution; the 10 ms timer's own lateness was 23–36 ms). Before them 70–117 ms, and
- * 220–270 ms before the status-bar tooltip, tailer chunk and disk-capture fixes. The value is written
+ * 220–270 ms before the status-bar tooltip, tailer chunk and disk-capture fixes. Later, with more
+ * git calls per recording, 83–135 ms: a CPU profile (AGENTNOTE_STALL_PROFILE) showed each process
+ * start costing 5–50 ms on the host's thread, several in one turn; with the starts paced per turn
+ * (SpawnPacer) 63–69 ms. The value is written
  * to AGENTNOTE_STALL_REPORT (or next to the workspace) with the stalls over the goal per phase.
  */
 const failMs = 100;
@@ -68,6 +72,17 @@ describe('event loop during a 500-file AI commit', function () {
       expected = now + 10;
     }, 10);
     hist.enable();
+    // AGENTNOTE_STALL_PROFILE=<file>: a CPU profile of this thread while measuring (to find a stall's stack)
+    const profileTo = process.env.AGENTNOTE_STALL_PROFILE;
+    const profiler = profileTo ? new inspector.Session() : undefined;
+    const post = (method: string, params?: object) =>
+      new Promise<unknown>((res, rej) => profiler!.post(method, params ?? {}, (e, r) => (e ? rej(e) : res(r))));
+    if (profiler) {
+      profiler.connect();
+      await post('Profiler.enable');
+      await post('Profiler.setSamplingInterval', { interval: 500 });
+      await post('Profiler.start');
+    }
     const t0 = Date.now();
     let sha = '';
     try {
@@ -94,6 +109,11 @@ describe('event loop during a 500-file AI commit', function () {
     } finally {
       clearInterval(timer);
       hist.disable();
+      if (profiler) {
+        const r = (await post('Profiler.stop')) as { profile: unknown };
+        fs.writeFileSync(profileTo!, JSON.stringify(r.profile));
+        profiler.disconnect();
+      }
     }
     const note = JSON.parse(await gitAsync(root, 'notes', '--ref=agentnote', 'show', sha)) as {
       files: { by_ai: boolean }[];
