@@ -1,16 +1,42 @@
 // Lint rules, including the layer rule: core ← node ← host, webviews/apps only see protocols.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import globals from 'globals';
 
 const nodeBuiltins = ['fs', 'fs/promises', 'child_process', 'net', 'http', 'https', 'os', 'worker_threads'];
 const nodeIo = nodeBuiltins.flatMap((m) => [m, `node:${m}`]);
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'out/**', 'node_modules/**', '**/*.mjs', 'test/fixtures/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'out/**',
+      '**/node_modules/**',
+      'test/fixtures/**',
+      '!test/fixtures/redaction/generate.mjs',
+      'test/harness/**',
+      'bench-results/**',
+      '.vscode-test/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  // Type-aware rules everywhere (src, test, scripts): every file belongs to one of the three projects.
   {
-    languageOptions: { parserOptions: { projectService: false } },
+    languageOptions: {
+      parserOptions: {
+        project: ['./tsconfig.json', './tsconfig.webview.json', './tsconfig.scripts.json'],
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+    },
+  },
+  {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       '@typescript-eslint/no-explicit-any': 'error',
@@ -73,5 +99,16 @@ export default tseslint.config(
   {
     files: ['test/**/*.ts'],
     rules: { 'no-console': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+  // Scripts and browser-driven e2e files are Node programs that report on the console.
+  {
+    files: ['**/*.mjs'],
+    languageOptions: { globals: { ...globals.node } },
+    rules: { 'no-console': 'off' },
+  },
+  // The browser e2e specs run under mocha; their page.evaluate callbacks run in the page.
+  {
+    files: ['test/e2e/**/*.mjs'],
+    languageOptions: { globals: { ...globals.mocha, ...globals.browser } },
   },
 );

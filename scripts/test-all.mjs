@@ -17,6 +17,7 @@ const steps = [
   ['build', node('esbuild.mjs')],
   ['typecheck', npm('run', '-s', 'typecheck')],
   ['lint', npm('run', '-s', 'lint')],
+  ['cycles', npm('run', '-s', 'cycles')],
   ['format', npm('run', '-s', 'format:check')],
   ['unit', node('scripts/run-unit.mjs')],
   ['integration', node('scripts/run-integration.mjs')],

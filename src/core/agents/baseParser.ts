@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AgentEvent, AgentId, EditEvent, SessionEvent } from '../model/agentEvents';
 import { isGitCommitCommand, isMutatingShellCommand } from './shellCommand';
-import type { ParserState, ParserStats, SkipReason, TranscriptContext, TranscriptParser } from './transcriptParser';
+import type { ParserState, ParserStats, SkipReason, TranscriptContext, TranscriptParser } from './parserTypes';
 import { transcriptPathInfo } from '../transcripts/transcriptPathInfo';
 
 /** Distributive Omit, so `Omit<AgentEvent, …>` keeps the union. */

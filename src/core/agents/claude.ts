@@ -4,7 +4,7 @@ import { normalizeAgentPath } from './agentPath';
 import { BaseParser, type RecordResult, str } from './baseParser';
 import { lineCount, replacementStats, structuredPatchStats } from './editStats';
 import { isClaudeInjectedRecord, sanitizeClaudePrompt } from './promptSanitizer';
-import type { TranscriptContext } from './transcriptParser';
+import type { TranscriptContext } from './parserTypes';
 
 /**
  * Claude Code session JSONL (`~/.claude/projects/<enc>/<session>.jsonl`, transcript-formats.md §2).

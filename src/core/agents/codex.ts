@@ -6,7 +6,7 @@ import { BaseParser, type RecordResult, str } from './baseParser';
 import { lineCount, unifiedDiffStats } from './editStats';
 import { sanitizeCodexPrompt } from './promptSanitizer';
 import { shellCommandText } from './shellCommand';
-import type { TranscriptContext } from './transcriptParser';
+import type { TranscriptContext } from './parserTypes';
 
 /**
  * Codex CLI rollout JSONL (`$CODEX_HOME/sessions/YYYY/MM/DD/rollout-…-<uuid>.jsonl`,

@@ -5,7 +5,7 @@ import { parseApplyPatch, patchTextOf } from './applyPatch';
 import { BaseParser, type RecordResult, str } from './baseParser';
 import { replacementStats } from './editStats';
 import { parseCursorTimestamp, sanitizeCursorPrompt, unwrapCursorUserText } from './promptSanitizer';
-import type { TranscriptContext } from './transcriptParser';
+import type { TranscriptContext } from './parserTypes';
 
 /**
  * Cursor agent transcripts (`~/.cursor/projects/<slug>/agent-transcripts/…`, transcript-formats.md §1.2).

@@ -5,7 +5,7 @@ import { normalizeAgentPath } from './agentPath';
 import { BaseParser, type RecordResult, str, textOfParts } from './baseParser';
 import { lineCount, replacementStats, unifiedDiffStats } from './editStats';
 import { sanitizePrompt } from './promptSanitizer';
-import type { TranscriptContext } from './transcriptParser';
+import type { TranscriptContext } from './parserTypes';
 
 /**
  * Gemini CLI chat recordings (`~/.gemini/tmp/<project>/chats/session-*.jsonl`, transcript-formats.md §4).

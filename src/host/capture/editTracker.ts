@@ -3,7 +3,8 @@ import * as path from 'node:path';
 import type { Logger } from '../../core/ports';
 import type { ContentTransition, TransitionSource } from '../../core/capture/editCapture';
 import { FileSnapshots } from '../../node/capture/fileSnapshots';
-import type { RepositoryService } from '../repositoryService';
+import type { GitRunner } from '../../node/git/gitRunner';
+import type { BlobStore } from '../../node/git/blobStore';
 import { DocumentMirror } from './documentMirror';
 import { Limiter } from '../../node/util/limiter';
 import { isReloadFromDisk } from '../../core/capture/reloadCheck';
@@ -16,6 +17,13 @@ import { isReloadFromDisk } from '../../core/capture/reloadCheck';
  * typing is coalesced per document and flushed at save, after a pause, at a bulk change and
  * before a commit is recorded.
  */
+/** What the tracker needs of its repository (a narrow view, so the tracker does not depend on RepositoryService). */
+export interface TrackedRepository {
+  readonly root: string;
+  readonly git: GitRunner;
+  readonly blobs: Pick<BlobStore, 'read'>;
+}
+
 export class EditTracker implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private readonly mirrors = new Map<string, DocumentMirror>();
@@ -41,7 +49,7 @@ export class EditTracker implements vscode.Disposable {
   }
 
   constructor(
-    private readonly repo: RepositoryService,
+    private readonly repo: TrackedRepository,
     private readonly emit: (t: ContentTransition) => void,
     private readonly log: Logger,
     private readonly idleFlushMs = 1500,
