@@ -21,6 +21,12 @@ export const scenarios = [
     setup: ({ base }) => makeGitFixture(join(base, 'workspace')),
   },
   {
+    // dispose at every await point of start-up (issue #17 part 6): a repository with a remote and notes
+    name: 'lifecycle',
+    suite: 'lifecycle',
+    setup: ({ base }) => makeSharingFixture(base),
+  },
+  {
     name: 'peer',
     suite: 'peer',
     setup: ({ base }) => clonePeerBundle('todo-api', join(base, 'todo-api')),

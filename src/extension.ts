@@ -44,6 +44,11 @@ export interface AgentNoteApi {
    * that did the work (never the extension host's).
    */
   sharing(root: string): Promise<SharingSnapshot | undefined>;
+  /**
+   * Lifecycle test: a private service on the repository at `root`, disposed as start-up step `step`
+   * begins; how many steps start-up has and what still runs after dispose() (should be nothing).
+   */
+  probeStartupDispose(root: string, step: number): Promise<{ steps: number; left: string[] } | undefined>;
   /** Numbers for the benchmark. */
   benchStats(): {
     activateMs: number;
@@ -130,6 +135,7 @@ export function activate(context: vscode.ExtensionContext): AgentNoteApi {
         hostThreadId: threadId,
       };
     },
+    probeStartupDispose: (root, step) => s.registry.probeStartupDispose(root, step),
     benchStats: () => {
       const handler = { calls: 0, totalMs: 0, maxMs: 0, medianMs: 0 };
       let gitCalls = 0;

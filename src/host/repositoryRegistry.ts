@@ -53,6 +53,32 @@ export class RepositoryRegistry implements vscode.Disposable {
     return (uri && this.forUri(uri)) ?? this.all[0];
   }
 
+  /**
+   * Lifecycle test: starts a second, private service on the repository at `root` and disposes it
+   * as start-up step `step` begins (an await point; past the last step: right after start-up).
+   * Resolves with the number of steps start-up took and what was still running after dispose().
+   */
+  async probeStartupDispose(root: string, step: number): Promise<{ steps: number; left: string[] } | undefined> {
+    const repo = this.services.get(root)?.repository;
+    if (!repo) return undefined;
+    const service: RepositoryService = new RepositoryService(
+      repo,
+      this.makeLogger('lifecycle-probe'),
+      this.git.gitPath,
+      this.getConfig(repo.rootUri),
+      {
+        onStartStep: (n) => {
+          if (n === step) service.dispose();
+        },
+      },
+    );
+    await service.start();
+    if (service.startSteps <= step) service.dispose(); // past the last step: an ordinary dispose after start-up
+    // a step that ignored the dispose would start its work now: give it a moment to show up
+    await new Promise((r) => setTimeout(r, 50));
+    return { steps: service.startSteps, left: service.leftAfterDispose() };
+  }
+
   private add(repo: Repository): void {
     if (this.services.has(repo.rootUri.fsPath)) return;
     const service = new RepositoryService(

@@ -19,6 +19,7 @@ import { NotesSharingCoordinator } from '../node/sharing/notesSharingCoordinator
 import { SharingWorkerClient } from '../node/sharing/sharingWorkerClient';
 import { configSection, readSharingPush, type AgentNoteConfig } from './config';
 import { EditTracker } from './capture/editTracker';
+import { Lifetime, LifetimeEnded } from '../node/util/lifetime';
 
 export interface HeadMove {
   previous: string | undefined;
@@ -61,6 +62,8 @@ export class RepositoryService implements vscode.Disposable {
   private tickTimer: NodeJS.Timeout | undefined;
   private recording: Promise<unknown> = Promise.resolve();
   private disposed = false;
+  /** Start-up steps: nothing starts after dispose(), whichever await it happens at. */
+  private readonly life: Lifetime;
   private started: Promise<void> | undefined;
   /** Notes fetched, merged, repaired and shared after real pushes (src/node/sharing). */
   sharing: NotesSharingCoordinator | undefined;
@@ -80,7 +83,9 @@ export class RepositoryService implements vscode.Disposable {
     readonly log: Logger,
     gitPath: string | undefined,
     private config: AgentNoteConfig,
+    options: { onStartStep?: (step: number) => void } = {},
   ) {
+    this.life = new Lifetime(options.onStartStep);
     this.root = repository.rootUri.fsPath;
     this.git = new GitRunner(this.root, { gitPath, log });
     this.backgroundGit = this.git.background();
@@ -120,7 +125,9 @@ export class RepositoryService implements vscode.Disposable {
 
   /** Starts capture, transcript tailing and note recording (idempotent). */
   start(): Promise<void> {
-    this.started ??= this.doStart().catch((e) => this.log.error(`start failed: ${e instanceof Error ? e.message : String(e)}`));
+    this.started ??= this.doStart().catch((e) => {
+      if (!(e instanceof LifetimeEnded)) this.log.error(`start failed: ${e instanceof Error ? e.message : String(e)}`);
+    });
     return this.started;
   }
 
@@ -129,22 +136,21 @@ export class RepositoryService implements vscode.Disposable {
     void this.refreshHeadTime();
     // read at every use: a change of agentNote.redaction.extraPatterns applies to the next prompt
     this.redactor = createRedactor({ extraPatterns: this.config.redactionExtraPatterns, logger: this.log });
-    const recorder = await RepositoryRecorder.open({
-      root: this.root,
-      git: this.backgroundGit,
-      log: this.log,
-      blobs: this.blobs,
-      notes: this.notes,
-      redact: (text) => {
-        const r = (this.redactor ?? createRedactor()).redact(text);
-        return { text: r.text, count: r.count };
-      },
-      journalRetentionDays: this.config.journalRetentionDays,
-    });
-    if (this.disposed) {
-      await recorder.dispose();
-      return;
-    }
+    const recorder = await this.life.step(
+      RepositoryRecorder.open({
+        root: this.root,
+        git: this.backgroundGit,
+        log: this.log,
+        blobs: this.blobs,
+        notes: this.notes,
+        redact: (text) => {
+          const r = (this.redactor ?? createRedactor()).redact(text);
+          return { text: r.text, count: r.count };
+        },
+        journalRetentionDays: this.config.journalRetentionDays,
+      }),
+      (r) => r.dispose(),
+    );
     this.recorder = recorder;
     this.disposables.push(
       toDisposable(
@@ -157,7 +163,9 @@ export class RepositoryService implements vscode.Disposable {
     this.tracker = new EditTracker(this, (t) => recorder.onTransition(t), this.log);
     this.disposables.push(this.tracker);
     const [agentDir, commonDir, indexLock] = (
-      await this.git.run(['rev-parse', '--path-format=absolute', '--git-path', 'agentnote', '--git-common-dir', '--git-path', 'index.lock'])
+      await this.life.step(
+        this.git.run(['rev-parse', '--path-format=absolute', '--git-path', 'agentnote', '--git-common-dir', '--git-path', 'index.lock']),
+      )
     )
       .trim()
       .split('\n');
@@ -166,6 +174,7 @@ export class RepositoryService implements vscode.Disposable {
     this.startSharing(commonDir);
     this.watchNotesRef(commonDir);
     await this.startTranscripts(recorder, agentDir, commonDir);
+    this.life.check();
     // the tick's blob writes wait while git holds the index (a commit, a checkout, an add)
     this.tickTimer = setInterval(() => {
       if (this.ticking) return;
@@ -183,8 +192,11 @@ export class RepositoryService implements vscode.Disposable {
 
   private async startTranscripts(recorder: RepositoryRecorder, agentDir: string, commonDir: string): Promise<void> {
     const enabled = agentIds.filter((a: AgentId) => this.config.agents[a]);
-    if (enabled.length === 0 || this.disposed) return;
-    this.offsets ??= await JsonOffsetStore.open(path.join(agentDir, 'transcript-offsets.json'), { log: this.log });
+    this.life.check();
+    if (enabled.length === 0) return;
+    this.offsets ??= await this.life.step(JsonOffsetStore.open(path.join(agentDir, 'transcript-offsets.json'), { log: this.log }), (o) =>
+      o.dispose(),
+    );
     const watcher = new TranscriptWatcher({
       repo: { root: this.root, gitCommonDir: commonDir },
       discovery: {
@@ -206,7 +218,8 @@ export class RepositoryService implements vscode.Disposable {
         )
         .catch((e) => this.log.warn(`transcript events failed: ${String(e)}`)),
     );
-    await watcher.start();
+    // a dispose() while discovery runs disposes this.watcher; the step then stops the start-up
+    await this.life.step(watcher.start());
   }
 
   /**
@@ -229,7 +242,10 @@ export class RepositoryService implements vscode.Disposable {
         const tailed = (this.watcher as TranscriptWatcher | undefined)?.tailedFiles.length ?? 0;
         this.log.info(`agents now read: ${on.join(', ') || 'none'} (${tailed} transcripts tailed)`);
       })
-      .catch((e) => this.log.warn(`restarting the transcript watcher failed: ${e instanceof Error ? e.message : String(e)}`));
+      .catch((e) => {
+        if (!(e instanceof LifetimeEnded))
+          this.log.warn(`restarting the transcript watcher failed: ${e instanceof Error ? e.message : String(e)}`);
+      });
     return this.transcriptsRestart;
   }
 
@@ -300,6 +316,7 @@ export class RepositoryService implements vscode.Disposable {
     } catch (e) {
       this.log.warn(`notes rewrite configuration failed: ${e instanceof Error ? e.message : String(e)}`);
     }
+    if (this.disposed) return;
     await this.sharing?.start();
   }
 
@@ -441,14 +458,43 @@ export class RepositoryService implements vscode.Disposable {
 
   dispose(): void {
     this.disposed = true;
+    this.life.end();
     if (this.tickTimer) clearInterval(this.tickTimer);
+    this.tickTimer = undefined;
     for (const t of this.retryTimers) clearTimeout(t);
     this.watcherEvents?.dispose();
     this.watcher?.dispose();
+    this.watcherEvents = this.watcher = undefined;
     void this.offsets?.dispose();
+    this.offsets = undefined;
     this.blobs.dispose();
     void this.recorder?.dispose();
-    for (const d of this.disposables.reverse()) d.dispose();
+    this.recorder = undefined;
+    for (const d of this.disposables.splice(0).reverse()) d.dispose();
+    this.tracker = this.sharing = undefined;
+  }
+
+  /**
+   * What is still running after dispose() (lifecycle tests): a timer, watcher, recorder, tracker,
+   * sharing or disposable created after dispose() shows up here. Empty while not disposed too.
+   */
+  leftAfterDispose(): string[] {
+    if (!this.disposed) return [];
+    const left: string[] = [];
+    if (this.tickTimer) left.push('tick timer');
+    if (this.watcher || this.watcherEvents) left.push('transcript watcher');
+    if (this.offsets) left.push('offset store');
+    if (this.recorder) left.push('recorder');
+    if (this.tracker) left.push('edit tracker');
+    if (this.sharing) left.push('sharing');
+    if (this.disposables.length) left.push(`${this.disposables.length} disposables`);
+    if (this.life.live) left.push(`${this.life.live} owned resources`);
+    return left;
+  }
+
+  /** Start-up steps (awaits) begun so far (lifecycle tests). */
+  get startSteps(): number {
+    return this.life.stepCount;
   }
 }
 

@@ -49,7 +49,11 @@ describe('Limiter', () => {
       const a = l.run(task(gate));
       const b = l.run(task());
       let c: Promise<void> | undefined;
-      void gate.then(() => after(hops, () => (c = l.run(task()))));
+      void gate.then(() =>
+        after(hops, () => {
+          c = l.run(task());
+        }),
+      );
       open();
       await Promise.all([a, b]);
       await c;
