@@ -70,6 +70,7 @@ const webviews = webviewEntries.length
 
 // Tests run from out/: every .ts of src (except the browser apps) and of test/ is transpiled 1:1,
 // so unit tests import src modules directly and in-host tests `require` mocha from node_modules.
+/** @type {Promise<unknown>} */
 let tests = Promise.resolve();
 if (!production) {
   rmSync('out', { recursive: true, force: true });

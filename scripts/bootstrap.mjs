@@ -295,6 +295,7 @@ export function ensureHarness({ check = false } = {}) {
   const log = logFile('harness');
   writeFileSync(log, '');
   rmSync(STAMP, { force: true });
+  /** @type {NodeJS.ProcessEnv} */
   const env = {
     ...process.env,
     npm_config_yes: 'true',

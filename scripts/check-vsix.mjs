@@ -72,7 +72,11 @@ const categories = new Set([
   'Visualization',
 ]);
 
-/** Every check for the archive at `vsixPath`; returns [{ name, ok, detail }]. */
+/**
+ * Every check for the archive at `vsixPath`; returns [{ name, ok, detail }].
+ * @param {string} vsixPath
+ * @param {{ listed?: string[] }} [opts]
+ */
 export function checkVsix(vsixPath, { listed } = {}) {
   const files = readZip(readFileSync(vsixPath));
   const results = [];

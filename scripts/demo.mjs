@@ -58,8 +58,16 @@ const stop = async () => {
   cleanup(base);
   process.exit(0);
 };
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);
+// for callbacks that ignore the returned promise: a failed stop still ends the process, with the error
+// (as an unhandled rejection would)
+const stopNow = () => {
+  stop().catch((e) => {
+    console.error('agent-note: stopping the demo failed:', e);
+    process.exit(1);
+  });
+};
+process.on('SIGINT', stopNow);
+process.on('SIGTERM', stopNow);
 
 if (editor) {
   // the user's own editor with a profile of its own: no settings, extensions or agent transcripts of theirs
@@ -92,7 +100,7 @@ if (editor) {
   );
   if (!noOpen) openBrowser(url);
 }
-if (process.env.DEMO_EXIT_AFTER_MS) setTimeout(stop, Number(process.env.DEMO_EXIT_AFTER_MS));
+if (process.env.DEMO_EXIT_AFTER_MS) setTimeout(stopNow, Number(process.env.DEMO_EXIT_AFTER_MS));
 
 /** Opens `url` in the user's browser when there is one to open ($BROWSER, xdg-open, open). */
 function openBrowser(url) {

@@ -70,7 +70,7 @@ export async function freePort() {
     const s = net.createServer();
     s.once('error', rej);
     s.listen(0, '127.0.0.1', () => {
-      const p = s.address().port;
+      const p = /** @type {import('node:net').AddressInfo} */ (s.address()).port;
       s.close(() => res(p));
     });
   });
@@ -131,7 +131,13 @@ export function prepareDirs(base, extraSettings = {}) {
   return { userDataDir, extensionsDir, env, home: env.HOME };
 }
 
-/** Starts code-server on 127.0.0.1:<free port> (or `port`), resolves when /healthz answers. */
+/**
+ * Starts code-server on 127.0.0.1:<free port> (or `port`), resolves when /healthz answers.
+ * @param {{
+ *   userDataDir: string, extensionsDir: string, env?: Record<string, string>, extraEnv?: Record<string, string>,
+ *   logFile?: string, port?: number,
+ * }} opts
+ */
 export async function startCodeServer({ userDataDir, extensionsDir, env = {}, extraEnv = {}, logFile, port: wantedPort }) {
   const port = wantedPort || (await freePort());
   const args = [
@@ -171,7 +177,9 @@ export async function startCodeServer({ userDataDir, extensionsDir, env = {}, ex
     try {
       const r = await fetch(`${url}/healthz`);
       if (r.ok) break;
-    } catch {}
+    } catch {
+      // not listening yet: try again until the deadline
+    }
     if (Date.now() > deadline) throw new Error(`code-server did not start:\n${output}`);
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -184,7 +192,9 @@ export async function startCodeServer({ userDataDir, extensionsDir, env = {}, ex
       if (logFile) writeFileSync(logFile, output);
       try {
         process.kill(-child.pid, 'SIGTERM');
-      } catch {}
+      } catch {
+        // the process group is already gone
+      }
       await new Promise((r) => {
         if (child.exitCode !== null) r();
         else {
@@ -194,7 +204,9 @@ export async function startCodeServer({ userDataDir, extensionsDir, env = {}, ex
       });
       try {
         process.kill(-child.pid, 'SIGKILL');
-      } catch {}
+      } catch {
+        // it exited after SIGTERM: nothing left to kill
+      }
     },
   };
 }

@@ -7,6 +7,14 @@ import { gitIn, makeGitFixture, ROOT } from './harness.mjs';
 import { createDemoRepository } from './demo-repo.mjs';
 import { makeHostileRepository } from './hostile-repo.mjs';
 
+/**
+ * @typedef {{
+ *   name: string, suite: string, secondWindow?: boolean, settings?: Record<string, unknown>, env?: Record<string, string>,
+ *   setup: (dirs: { base: string, home: string }) => string | Promise<string>,
+ * }} Scenario
+ */
+
+/** @type {Scenario[]} */
 export const scenarios = [
   {
     name: 'git',

@@ -11,8 +11,11 @@ const t0 = Date.now();
 bootstrap(['extension', 'harness', 'browser']);
 const installed = Date.now();
 const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
+/** @type {(...a: string[]) => [string, string[]]} */
 const node = (...a) => [process.execPath, a];
+/** @type {(...a: string[]) => [string, string[]]} */
 const npm = (...a) => ['npm', a];
+/** @type {[name: string, command: [string, string[]]][]} */
 const steps = [
   ['build', node('esbuild.mjs')],
   ['typecheck', npm('run', '-s', 'typecheck')],

@@ -112,7 +112,12 @@ export function gitSync(cwd, home, args, opts = {}) {
   });
 }
 
-/** Asynchronous spawn; resolves with {code, stdout, ms} (ms: spawn → exit). */
+/**
+ * Asynchronous spawn; resolves with {code, stdout, ms} (ms: spawn → exit).
+ * @param {string} cmd
+ * @param {string[]} args
+ * @param {{ cwd?: string, env?: NodeJS.ProcessEnv, input?: string }} [opts]
+ */
 export function spawnTimed(cmd, args, { cwd, env, input } = {}) {
   return new Promise((res, rej) => {
     const t0 = now();

@@ -79,10 +79,12 @@ export async function hoverBench({
     {
       const notes = new NoteStore(git, { blobs, trustCacheUntilInvalidated: true });
       await notes.listNotedCommits();
-      for (const [variant, delayMs] of [
+      /** @type {[string, number][]} */
+      const variants = [
         ['cold', hoverDelayMs],
         ['coldAtOpen', 0],
-      ]) {
+      ];
+      for (const [variant, delayMs] of variants) {
         const samples = [];
         const backgroundMs = [];
         for (const l of lines.slice(0, coldSamples)) {

@@ -2,10 +2,17 @@
 // table (bench-results/latest.md) the README's "Performance" section is taken from.
 import { fmtMs, summarize } from './common.mjs';
 
+/** @typedef {ReturnType<typeof summarize>} Stats */
+
 /**
  * A row: what was measured, its goal, statistics of its samples, the baseline measured in the same
  * run and the ratio measured ÷ baseline. status: pass | fail | missing (the measurement could not
  * be made: counts as a failure) | info (no goal).
+ * @param {{
+ *   id: string, what: string, unit: string, goal?: string, samples?: number[], baseline?: number[],
+ *   baselineLabel?: string, check?: (stats: Stats, ratio: number | undefined, base: Stats | undefined) => boolean | string,
+ *   note?: string, decimals?: number, ratio?: number,
+ * }} spec
  */
 export function row({ id, what, unit, goal = '—', samples, baseline, baselineLabel, check, note, decimals, ratio: ratioOverride }) {
   const stats = summarize(samples ?? []);

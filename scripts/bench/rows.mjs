@@ -70,7 +70,6 @@ export function buildRows(r, durationMs) {
   );
   const enabled = r.host?.enabled ?? [];
   const disabled = r.host?.disabled ?? [];
-  const hostOk = (x) => x.host && x.exit === 0;
   const hoverRuns = enabled.filter((x) => x.host?.hoverWarm);
   const oursCount = hoverRuns.reduce((a, x) => a + x.host.hoverWarm.ours, 0);
   const hoverTotal = hoverRuns.reduce((a, x) => a + x.host.hoverWarm.total, 0);

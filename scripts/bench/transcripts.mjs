@@ -492,6 +492,7 @@ const stamp = (ms) => {
  * working directory is `cwd`. `files` are repo-relative paths the sessions read and edit.
  * Returns one entry per file: {agent, file, bytes, sessionId, turns}. The first Claude file is the
  * big "current" session (newest mtime); older sessions get mtimes over the last days.
+ * @param {{ home: string, cwd: string, files: string[], plan?: Record<string, number[]>, seed?: number }} opts
  */
 export function writeTranscripts({ home, cwd, files, plan = defaultPlan, seed = 99 }) {
   const { claudeProjectDirName, cursorProjectSlug, geminiProjectSlug, geminiProjectHash } = src('core/transcripts/projectSlugs');

@@ -9,7 +9,12 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 export const VSIX = join(ROOT, `dist/agent-note-${pkg.version}.vsix`);
 export const SHOTS = process.env.AN_SCREENSHOTS || join(ROOT, 'test-results');
 
-/** Opens a workbench on the workspace made by `setup({base, home})`. */
+/**
+ * Opens a workbench on the workspace made by `setup({base, home})`.
+ * @param {{
+ *   setup: (dirs: { base: string, home: string }) => string | Promise<string>, settings?: Record<string, unknown>, theme?: string,
+ * }} opts
+ */
 export async function openWorkbench({ setup, settings = {}, theme }) {
   assert.ok(existsSync(VSIX), `missing ${VSIX}: run npm run package`);
   mkdirSync(SHOTS, { recursive: true });
