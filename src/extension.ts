@@ -9,6 +9,8 @@ import { registerTimelineSerializer } from './webviews/timeline/timelinePanel';
 import { RepoTimelineSource } from './host/timeline/repoTimelineSource';
 import type { AgentNoteConfig } from './host/config';
 import { WalkthroughContext } from './host/diagnostics';
+import { repoRelativePath } from './core/git/repoPath';
+import { hostPathRules } from './node/util/hostPaths';
 
 /** What activate() returns: a small read-only API (used by the in-host tests, the benchmark and other extensions). */
 export interface AgentNoteApi {
@@ -103,7 +105,7 @@ export function activate(context: vscode.ExtensionContext): AgentNoteApi {
         prompts: x.turns.flatMap((t) => (t.prompt === undefined ? [] : [t.prompt])),
         files: [
           ...new Set(
-            x.turns.flatMap((t) => t.files).map((f) => (path.isAbsolute(f) ? path.relative(root, f).split(path.sep).join('/') : f)),
+            x.turns.flatMap((t) => t.files).map((f) => (path.isAbsolute(f) ? (repoRelativePath(root, f, hostPathRules) ?? f) : f)),
           ),
         ],
         active: x.active,

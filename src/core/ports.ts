@@ -20,6 +20,11 @@ export interface Clock {
   now(): number;
 }
 
+/**
+ * The wall clock: the one place in `src` that reads it (`test/unit/core/ports.test.ts` fails on any
+ * other `Date.now()` or `new Date()`). Code that needs a pinned time in tests takes a `Clock`
+ * option that defaults to this one.
+ */
 export const systemClock: Clock = { now: () => Date.now() };
 
 /** Counters of skipped/failed work, surfaced in the log at info level (counts only, never contents). */

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { RepositoryRegistry } from './repositoryRegistry';
+import { isObjectId } from '../core/git/objectId';
 
 export const blobScheme = 'agentnote-blob';
 
@@ -20,7 +21,7 @@ export class BlobContentProvider implements vscode.TextDocumentContentProvider {
     }
     const { root, blob } = query;
     // any extension can open this scheme: only a full blob id of one of our repositories is read
-    if (typeof root !== 'string' || typeof blob !== 'string' || !/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(blob)) return '';
+    if (typeof root !== 'string' || typeof blob !== 'string' || !isObjectId(blob)) return '';
     const repo = this.registry.all.find((r) => r.root === root);
     const buf = await repo?.blobs.read(blob);
     return buf?.toString('utf8') ?? '';

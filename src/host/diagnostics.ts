@@ -10,6 +10,7 @@ import { buildIssueReport, type IssueReportInput } from '../core/report/issueRep
 import { createRedactor } from '../core/redaction/redactor';
 import { detectAgentHomes, type AgentHomeStatus } from '../node/transcripts/agentDetection';
 import { configSection } from './config';
+import { systemClock } from '../core/ports';
 
 /** Setting key of each agent's on/off switch. */
 const agentSetting: Record<string, string> = {
@@ -183,7 +184,7 @@ export async function issueReportInput(services: Services): Promise<{ input: Iss
     agents: status.agents.map((a) => ({ agent: a.agent, enabled: a.enabled, found: a.found, source: a.source })),
     settings: changedSettings(),
     errors: [...services.log.recentProblems],
-    now: Date.now(),
+    now: systemClock.now(),
   };
   const sensitive = repos.flatMap((r) =>
     (r.recorder?.sessions.list() ?? []).flatMap((s) => s.turns.flatMap((t) => [t.prompt ?? '', t.response]).filter((x) => x.length > 0)),

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../core/ports';
+import { systemClock } from '../core/ports';
 
 /** A warning or error kept for "Agent Note: Report Issue" (scrubbed there before it is shown). */
 export interface RecentProblem {
@@ -30,7 +31,7 @@ export class HostLogger implements Logger, vscode.Disposable {
   }
 
   private keep(level: RecentProblem['level'], text: string): void {
-    this.problems.push({ time: Date.now(), level, text });
+    this.problems.push({ time: systemClock.now(), level, text });
     if (this.problems.length > recentLimit) this.problems.shift();
   }
 

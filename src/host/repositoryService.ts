@@ -20,6 +20,7 @@ import { SharingWorkerClient } from '../node/sharing/sharingWorkerClient';
 import { configSection, readSharingPush, type AgentNoteConfig } from './config';
 import { EditTracker } from './capture/editTracker';
 import { Lifetime, LifetimeEnded } from '../node/util/lifetime';
+import { systemClock } from '../core/ports';
 
 export interface HeadMove {
   previous: string | undefined;
@@ -132,7 +133,7 @@ export class RepositoryService implements vscode.Disposable {
   }
 
   private async doStart(): Promise<void> {
-    const t0 = Date.now();
+    const t0 = systemClock.now();
     void this.refreshHeadTime();
     // read at every use: a change of agentNote.redaction.extraPatterns applies to the next prompt
     this.redactor = createRedactor({ extraPatterns: this.config.redactionExtraPatterns, logger: this.log });
@@ -187,7 +188,7 @@ export class RepositoryService implements vscode.Disposable {
     }, 1000);
     void this.configureSharing();
     this.sessionsEmitter.fire();
-    this.log.info(`capture started in ${Date.now() - t0} ms (${this.watcher?.tailedFiles.length ?? 0} transcripts tailed)`);
+    this.log.info(`capture started in ${systemClock.now() - t0} ms (${this.watcher?.tailedFiles.length ?? 0} transcripts tailed)`);
   }
 
   private async startTranscripts(recorder: RepositoryRecorder, agentDir: string, commonDir: string): Promise<void> {
@@ -355,8 +356,8 @@ export class RepositoryService implements vscode.Disposable {
    */
   private async afterGitQuiet(): Promise<void> {
     await sleep(headSettleMs);
-    const until = Date.now() + maxGitBusyWaitMs;
-    while (!this.disposed && Date.now() < until && (await this.gitBusy())) await sleep(50);
+    const until = systemClock.now() + maxGitBusyWaitMs;
+    while (!this.disposed && systemClock.now() < until && (await this.gitBusy())) await sleep(50);
   }
 
   /** Records the note for the commit HEAD moved to (after the commit, never during it). */

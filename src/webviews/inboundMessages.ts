@@ -5,6 +5,8 @@
  */
 import { z } from 'zod';
 import type { Counters, Logger } from '../core/ports';
+import { isAbbreviatedObjectId } from '../core/git/objectId';
+import { isSafeRelPath } from '../core/git/repoPath';
 
 const envelopeSchema = z.object({
   id: z.string().min(1).max(200),
@@ -20,16 +22,9 @@ export type InboundRejection = 'malformed' | 'unknownMethod' | 'invalidParams';
 export type InboundResult<M> = { ok: true; message: M } | { ok: false; reason: InboundRejection; method?: string };
 
 /** A full or abbreviated commit id. */
-export const shaSchema = z.string().regex(/^[0-9a-fA-F]{4,64}$/);
+export const shaSchema = z.string().refine(isAbbreviatedObjectId, 'not an object id');
 /** Repository-relative path: no absolute paths, no `..` segments, no NUL. */
-export const repoPathSchema = z
-  .string()
-  .min(1)
-  .max(4096)
-  .refine(
-    (p) => !p.includes('\0') && !p.startsWith('/') && !/^[a-zA-Z]:/.test(p) && !p.split(/[\\/]/).includes('..'),
-    'not a repository-relative path',
-  );
+export const repoPathSchema = z.string().refine(isSafeRelPath, 'not a repository-relative path');
 
 type SchemaMap = Record<string, z.ZodTypeAny>;
 

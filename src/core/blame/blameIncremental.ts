@@ -1,4 +1,5 @@
 import type { BlameCommitInfo } from './blamePorcelain';
+import { objectIdSource } from '../git/objectId';
 
 /** One group of `git blame --incremental` output: `count` consecutive lines from one commit. */
 export interface BlameEntry {
@@ -12,7 +13,7 @@ export interface BlameEntry {
   filename: string;
 }
 
-const entryHeader = /^([0-9a-f]{40,64}) (\d+) (\d+) (\d+)$/;
+const entryHeader = new RegExp(`^(${objectIdSource}) (\\d+) (\\d+) (\\d+)$`);
 
 /**
  * Streaming parser of `git blame --incremental`: feed it text as git writes it; every complete

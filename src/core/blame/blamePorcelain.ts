@@ -1,3 +1,5 @@
+import { isNullObjectId, objectIdSource } from '../git/objectId';
+
 /** One blamed line of `git blame --porcelain` output. */
 export interface BlameLine {
   /** Commit that last changed the line; all zeros for uncommitted lines. */
@@ -26,7 +28,15 @@ export interface BlameResult {
   commits: Map<string, BlameCommitInfo>;
 }
 
+/** What blame reports for lines that are not committed yet (SHA-1 length; see `isUncommitted`). */
 export const uncommittedSha = '0000000000000000000000000000000000000000';
+
+/** True for blame's id of uncommitted lines, in a SHA-1 or a SHA-256 repository. */
+export function isUncommitted(sha: string): boolean {
+  return isNullObjectId(sha);
+}
+
+const headerPattern = new RegExp(`^(${objectIdSource}) (\\d+) (\\d+)(?: \\d+)?$`);
 
 /** Parses `git blame --porcelain` (headers repeat commit info only on first appearance). */
 export function parseBlamePorcelain(text: string): BlameResult {
@@ -36,7 +46,7 @@ export function parseBlamePorcelain(text: string): BlameResult {
   let current: BlameCommitInfo | undefined;
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i];
-    const header = /^([0-9a-f]{40}) (\d+) (\d+)(?: \d+)?$/.exec(row);
+    const header = headerPattern.exec(row);
     if (header) {
       const sha = header[1];
       current = commits.get(sha);

@@ -9,6 +9,7 @@ import { normalizeInteractionContexts } from '../notes/interactionContexts';
 import type { AgentNoteV1, NoteAttribution, NoteFile, NoteInteraction } from '../notes/noteTypes';
 import { filterInteractionsByDetail, type PromptDetail } from '../notes/promptScoring';
 import { defangMarkdown, githubInline, githubTableCell, htmlCommentText, markdownCodeSpan, escapeHtml } from '../text/escape';
+import { isObjectId } from '../git/objectId';
 
 /** One commit of the range, oldest first (`git log --reverse base..head`). */
 export interface PrReportCommit {
@@ -221,7 +222,7 @@ function safeRepoUrl(url: string | null): string | null {
 function commitLink(c: PrReportCommitJson, repoUrl: string | null): string {
   const short = markdownCodeSpan(c.short);
   const url = safeRepoUrl(repoUrl);
-  return url && /^[0-9a-f]{7,64}$/.test(c.sha) ? `[${short}](${url}/commit/${c.sha})` : short;
+  return url && isObjectId(c.sha) ? `[${short}](${url}/commit/${c.sha})` : short;
 }
 
 function basename(path: string): string {

@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import * as path from 'node:path';
 import type { Logger } from '../../core/ports';
 import type { ContentTransition, TransitionSource } from '../../core/capture/editCapture';
 import { FileSnapshots } from '../../node/capture/fileSnapshots';
@@ -8,6 +7,9 @@ import type { BlobStore } from '../../node/git/blobStore';
 import { DocumentMirror } from './documentMirror';
 import { Limiter } from '../../node/util/limiter';
 import { isReloadFromDisk } from '../../core/capture/reloadCheck';
+import { repoRelativePath } from '../../core/git/repoPath';
+import { hostPathRules } from '../../node/util/hostPaths';
+import { systemClock } from '../../core/ports';
 
 /**
  * Observes every change to the files of one repository — typing, paste, agent WorkspaceEdits,
@@ -74,12 +76,9 @@ export class EditTracker implements vscode.Disposable {
   /** Repo-relative path of a file URI inside this repository, else undefined. */
   relPath(uri: vscode.Uri): string | undefined {
     if (uri.scheme !== 'file') return undefined;
-    const rel = path.relative(this.repo.root, uri.fsPath);
-    if (!rel || rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
-    const posix = rel.split(path.sep).join('/');
-    if (posix === '.git' || posix.startsWith('.git/') || posix.includes('/node_modules/') || posix.startsWith('node_modules/'))
-      return undefined;
-    return posix;
+    const rel = repoRelativePath(this.repo.root, uri.fsPath, hostPathRules);
+    if (!rel || rel.includes('/node_modules/') || rel.startsWith('node_modules/')) return undefined;
+    return rel;
   }
 
   private track(doc: vscode.TextDocument): void {
@@ -104,7 +103,7 @@ export class EditTracker implements vscode.Disposable {
     const rel = this.relPath(e.document.uri);
     if (!m && rel) m = this.adopt(e.document, rel);
     if (m && rel) {
-      const now = Date.now();
+      const now = systemClock.now();
       if (!e.document.isDirty && e.reason === undefined && isReloadFromDisk(e.document.getText(), this.snapshots.readCurrentSync(rel))) {
         // the editor reloaded the document after its file changed on disk (the buffer now equals the
         // file): never an edit in the editor; the file watcher reports the disk transition itself.
@@ -171,7 +170,7 @@ export class EditTracker implements vscode.Disposable {
 
   private flushDoc(doc: vscode.TextDocument, m: DocumentMirror, text = doc.getText()): void {
     const rel = this.relPath(doc.uri);
-    if (rel) this.emitTransition(rel, m.checkpointText, text, m.pendingSince ?? Date.now(), 'typing');
+    if (rel) this.emitTransition(rel, m.checkpointText, text, m.pendingSince ?? systemClock.now(), 'typing');
     m.checkpoint(text);
   }
 
@@ -209,7 +208,7 @@ export class EditTracker implements vscode.Disposable {
 
   private async readDisk(rel: string): Promise<void> {
     try {
-      const now = Date.now();
+      const now = systemClock.now();
       const current = await this.snapshots.readCurrent(rel);
       if (current === undefined) return;
       const before = await this.snapshots.previous(rel);
@@ -236,7 +235,7 @@ export class EditTracker implements vscode.Disposable {
 
   private emitTransition(file: string, before: string, after: string, time: number, source: TransitionSource): void {
     if (before === after) return;
-    this.emit({ id: `${Date.now().toString(36)}-${++this.seq}`, file, before, after, time, source });
+    this.emit({ id: `${systemClock.now().toString(36)}-${++this.seq}`, file, before, after, time, source });
   }
 
   dispose(): void {

@@ -9,10 +9,11 @@ import { TimelinePanel } from '../../webviews/timeline/timelinePanel';
 import { RepoTimelineSource } from '../timeline/repoTimelineSource';
 import { commitSummary, logCommits, rangeCommits } from '../gitQueries';
 import { lookupTarget, relPath } from '../hover/noteHoverProvider';
-import { uncommittedSha } from '../../core/blame/blamePorcelain';
+import { isUncommitted } from '../../core/blame/blamePorcelain';
 import { buildPrReport } from '../../core/report/prReport';
 import { agentDisplayName } from '../../core/format/textFormat';
-import { isObjectId, isSafeRevision } from '../../core/git/gitArgs';
+import { isSafeRevision } from '../../core/git/gitArgs';
+import { isObjectId } from '../../core/git/objectId';
 import { notificationText, plainLabel } from '../../core/text/escape';
 import { type HookNote, installHooks, removeHooks } from '../../node/hooks/gitHooks';
 import { reportIssue, showStatus } from '../diagnostics';
@@ -241,7 +242,7 @@ async function pickCommit(repo: RepositoryService): Promise<string | undefined> 
   if (editor && rel && repo.headCommit) {
     const doc = editor.document;
     const info = await repo.lookup.lookup(lookupTarget(doc, rel, repo.headCommit), editor.selection.active.line + 1);
-    if (info && info.sha !== uncommittedSha && noted.has(info.sha)) return info.sha;
+    if (info && !isUncommitted(info.sha) && noted.has(info.sha)) return info.sha;
   }
   if (repo.headCommit && noted.has(repo.headCommit)) return repo.headCommit;
   const recent = (await logCommits(repo.git, 'HEAD', 300)).filter((c) => noted.has(c.sha));

@@ -1,8 +1,7 @@
 import * as vscode from 'vscode';
-import * as path from 'node:path';
 import type { AgentNoteV1 } from '../../core/notes/noteTypes';
 import { normalizeInteractionContexts } from '../../core/notes/interactionContexts';
-import { uncommittedSha } from '../../core/blame/blamePorcelain';
+import { isUncommitted } from '../../core/blame/blamePorcelain';
 import { agentDisplayName, cut, escapeMarkdown, firstLine, ratioBar, relativeTime } from '../../core/format/textFormat';
 import { formatBytes } from '../../core/notes/noteLimits';
 import type { Logger } from '../../core/ports';
@@ -10,6 +9,9 @@ import type { LineNoteInfo, LookupTarget } from '../../node/lookup/lineNoteLooku
 import type { RepositoryRegistry } from '../repositoryRegistry';
 import type { RepositoryService } from '../repositoryService';
 import { commands, linkableCommands } from '../constants';
+import { repoRelativePath } from '../../core/git/repoPath';
+import { hostPathRules } from '../../node/util/hostPaths';
+import { systemClock } from '../../core/ports';
 
 /**
  * Hover on any line of a tracked file: answers as soon as the file's streaming blame has reached the line,
@@ -38,7 +40,7 @@ export class NoteHoverProvider implements vscode.HoverProvider {
     try {
       const info = await repo.lookup.lookup(lookupTarget(document, rel, head), line);
       if (token.isCancellationRequested || !info) return undefined;
-      if (info.sha === uncommittedSha) return await this.uncommittedHover(repo, rel, document, line);
+      if (isUncommitted(info.sha)) return await this.uncommittedHover(repo, rel, document, line);
       if (!info.note) return undefined;
       return new vscode.Hover(renderNoteHover(info, repo.root));
     } catch (e) {
@@ -86,7 +88,7 @@ export function commandUri(command: string, args: unknown[]): string {
 }
 
 /** Hover Markdown of a noted line (exported for tests). */
-export function renderNoteHover(info: LineNoteInfo, root: string, now = Date.now()): vscode.MarkdownString {
+export function renderNoteHover(info: LineNoteInfo, root: string, now = systemClock.now()): vscode.MarkdownString {
   const md = trustedMarkdown();
   const short = info.sha.slice(0, 7);
   if (info.note?.kind !== 'valid') {
@@ -157,8 +159,5 @@ export function lookupTarget(document: vscode.TextDocument, rel: string, head: s
 
 /** Repo-relative POSIX path of a file inside `root`, else undefined (never inside .git). */
 export function relPath(root: string, fsPath: string): string | undefined {
-  const rel = path.relative(root, fsPath);
-  if (!rel || rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
-  const posix = rel.split(path.sep).join('/');
-  return posix === '.git' || posix.startsWith('.git/') ? undefined : posix;
+  return repoRelativePath(root, fsPath, hostPathRules);
 }

@@ -4,6 +4,7 @@ import { agentDisplayName, escapeMarkdown, firstLine, relativeTime } from '../..
 import { plainLabel } from '../../core/text/escape';
 import type { RepositoryRegistry } from '../repositoryRegistry';
 import { commands } from '../constants';
+import { systemClock } from '../../core/ports';
 
 /** The tooltip (Markdown) is rebuilt at most this often. */
 const tooltipIntervalMs = 2000;
@@ -95,7 +96,7 @@ export class SessionStatusBar implements vscode.Disposable {
    * host during a burst of agent edits): rebuilt at most every 2 s, and assigned only when it changed.
    */
   private scheduleTooltip(repo: NonNullable<ReturnType<RepositoryRegistry['current']>>, session: Readonly<AgentSession>): void {
-    const wait = this.tooltipAt + tooltipIntervalMs - Date.now();
+    const wait = this.tooltipAt + tooltipIntervalMs - systemClock.now();
     if (wait > 0) {
       this.tooltipTimer ??= setTimeout(() => {
         this.tooltipTimer = undefined;
@@ -103,11 +104,11 @@ export class SessionStatusBar implements vscode.Disposable {
       }, wait);
       return;
     }
-    this.tooltipAt = Date.now();
+    this.tooltipAt = systemClock.now();
     const name = agentDisplayName(session.agent);
     const md = new vscode.MarkdownString('', true);
     md.appendMarkdown(
-      `**${escapeMarkdown(name, 40)}**${session.model ? ` · ${escapeMarkdown(session.model, 80)}` : ''} · ${session.active ? vscode.l10n.t('active') : vscode.l10n.t('idle')} · ${relativeTime(session.heartbeat, Date.now(), vscode.env.language)}\n\n`,
+      `**${escapeMarkdown(name, 40)}**${session.model ? ` · ${escapeMarkdown(session.model, 80)}` : ''} · ${session.active ? vscode.l10n.t('active') : vscode.l10n.t('idle')} · ${relativeTime(session.heartbeat, systemClock.now(), vscode.env.language)}\n\n`,
     );
     const last = [...session.turns].reverse().find((t) => t.prompt);
     if (last?.prompt) md.appendMarkdown(`${vscode.l10n.t('Last prompt:')} “${escapeMarkdown(firstLine(last.prompt, 160))}”\n\n`);

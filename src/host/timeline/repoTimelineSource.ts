@@ -7,6 +7,8 @@ import type { RepositoryService } from '../repositoryService';
 import { logCommits } from '../gitQueries';
 import { BlobContentProvider } from '../blobContentProvider';
 import { commands } from '../constants';
+import { repoRelativePath } from '../../core/git/repoPath';
+import { hostPathRules } from '../../node/util/hostPaths';
 
 /** Timeline data of one repository: sessions and prompts (session model), edits (capture log), commits with notes. */
 export class RepoTimelineSource implements TimelineDataSource {
@@ -119,8 +121,7 @@ export class RepoTimelineSource implements TimelineDataSource {
 
   async openFile(file: string): Promise<void> {
     const abs = path.join(this.repo.root, file);
-    const rel = path.relative(this.repo.root, abs);
-    if (!rel || rel.startsWith('..') || path.isAbsolute(rel)) return;
+    if (!repoRelativePath(this.repo.root, abs, hostPathRules)) return;
     await vscode.window.showTextDocument(vscode.Uri.file(abs), { preview: true });
   }
 }

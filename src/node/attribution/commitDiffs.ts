@@ -15,6 +15,7 @@ import { emptyBlobId } from '../../core/model/journal';
 import { type Logger, nullLogger } from '../../core/ports';
 import { GitError, type GitRunner, pinnedDiffArgs } from '../git/gitRunner';
 import { TimeSlice } from '../util/timeSlice';
+import { isObjectId, objectFormatOf, objectIdPattern } from '../../core/git/objectId';
 
 /**
  * The git side of commit attribution (shared docs: agentnote-format.md §3.1–3.2, §3.6–3.7, §8):
@@ -32,7 +33,6 @@ const headerProbeBytes = 8000;
 const batchReadMaxBytes = 64 * 1024;
 /** Cap for whole-file reads (`.agentnoteignore`). */
 const wholeReadMaxBytes = 1024 * 1024;
-const hexId = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 const zeroId = /^0+$/;
 const gitlinkMode = '160000';
 /** From this many blob pairs on, their diffs run as one tree-to-tree diff (see prefetchBlobDiffs). */
@@ -61,7 +61,7 @@ export interface EditPairInput {
 const blobIdSchema = z
   .string()
   .transform((s) => s.toLowerCase())
-  .pipe(z.string().regex(hexId));
+  .pipe(z.string().regex(objectIdPattern));
 const countSchema = z.number().int().nonnegative().optional();
 const editPairInputSchema = z.object({
   file: z.string().min(1),
@@ -169,7 +169,7 @@ export class CommitDiffs {
 
   /** Records that the full id `sha` names a commit (the caller read it as one): resolveCommit(sha) then needs no git. */
   markCommit(sha: string): void {
-    if (hexId.test(sha)) this.commits.add(sha);
+    if (isObjectId(sha)) this.commits.add(sha);
   }
 
   /** Id of the empty blob (SHA-1 constant until ensureEmptyBlob asked git, which also covers SHA-256 repos). */
@@ -199,7 +199,7 @@ export class CommitDiffs {
 
   /** Parent/committed blob per path (`diff-tree --raw -z --root -r`); the all-zero id maps to the empty blob. */
   async commitBlobs(sha: string): Promise<CommitBlobEntry[]> {
-    if (!hexId.test(sha)) return this.readCommitBlobs(sha);
+    if (!isObjectId(sha)) return this.readCommitBlobs(sha);
     let p = this.blobsCache.get(sha);
     if (!p) {
       p = this.readCommitBlobs(sha);
@@ -223,7 +223,7 @@ export class CommitDiffs {
     ]);
     const tokens = out.toString('utf8').split('\0');
     // SHA-256 repositories: learn their empty blob id from git (SHA-1 uses the constant).
-    if (tokens.some((t) => /^:\d+ \d+ [0-9a-f]{64} /.test(t))) await this.ensureEmptyBlob();
+    if (tokens.some((t) => t.startsWith(':') && objectFormatOf(t.split(' ')[2] ?? '') === 'sha256')) await this.ensureEmptyBlob();
     const entries: CommitBlobEntry[] = [];
     for (let i = 0; i < tokens.length; i++) {
       const meta = tokens[i];
@@ -307,7 +307,7 @@ export class CommitDiffs {
   prefetchBlobDiffs(pairs: Iterable<readonly [string, string]>): void {
     const todo = new Map<string, readonly [string, string]>();
     for (const [a, b] of pairs) {
-      if (!a || !b || a === b || !hexId.test(a) || !hexId.test(b)) continue;
+      if (!a || !b || a === b || !isObjectId(a) || !isObjectId(b)) continue;
       const key = `${a}..${b}`;
       if (!this.diffCache.has(key) && !this.batched.has(key)) todo.set(key, [a, b]);
     }
@@ -321,7 +321,7 @@ export class CommitDiffs {
 
   private async diffOne(a: string, b: string): Promise<DiffHunk[]> {
     // blob ids come from the journal (a file on disk): only full object ids reach git, never an option
-    if (!hexId.test(a) || !hexId.test(b)) throw new GitError('failed', 'not a blob id');
+    if (!isObjectId(a) || !isObjectId(b)) throw new GitError('failed', 'not a blob id');
     if (a === this.emptyBlob || b === this.emptyBlob) await this.ensureEmptyBlob();
     const out = await this.git.runBuffer(['diff', ...pinnedDiffArgs, a, b], { okExitCodes: [1] });
     return parseDiffHunks(out.toString('utf8'));
@@ -329,7 +329,7 @@ export class CommitDiffs {
 
   /** Hunks of every pair from one `mktree --batch` and one `diff-tree --patch`, keyed `<a>..<b>`. */
   private async diffBatch(pairs: readonly (readonly [string, string])[]): Promise<Map<string, DiffHunk[]>> {
-    if (pairs.some(([a, b]) => !hexId.test(a) || !hexId.test(b))) throw new GitError('failed', 'not a blob id');
+    if (pairs.some(([a, b]) => !isObjectId(a) || !isObjectId(b))) throw new GitError('failed', 'not a blob id');
     if (pairs.some(([a, b]) => a === this.emptyBlob || b === this.emptyBlob)) await this.ensureEmptyBlob();
     const entry = (id: string, name: string): string => `100644 blob ${id}\t${name}`;
     const left = pairs.map(([a, b]) => entry(a, `${a}-${b}`));
@@ -338,7 +338,7 @@ export class CommitDiffs {
       .split('\n')
       .filter((l) => l.length > 0);
     const [leftTree, rightTree] = trees;
-    if (trees.length !== 2 || !hexId.test(leftTree) || !hexId.test(rightTree))
+    if (trees.length !== 2 || !isObjectId(leftTree) || !isObjectId(rightTree))
       throw new GitError('failed', 'git mktree --batch returned an unexpected answer');
     this.git.counters.inc('attribution.batchedPairDiffs', pairs.length);
     const out = await this.git.runBuffer(['diff-tree', '--patch', '--no-renames', ...pinnedDiffArgs, leftTree, rightTree]);
@@ -373,7 +373,7 @@ export class CommitDiffs {
 
   /** Blob sizes (one `cat-file --batch-check`); undefined for missing objects and non-blobs. */
   async blobSizes(ids: readonly string[]): Promise<Map<string, number | undefined>> {
-    const info = await this.objectInfo(ids.filter((id) => hexId.test(id)));
+    const info = await this.objectInfo(ids.filter((id) => isObjectId(id)));
     return new Map([...info].map(([id, o]) => [id, o && o.type === 'blob' ? o.size : undefined]));
   }
 
@@ -420,7 +420,7 @@ export class CommitDiffs {
 
   /** The first `maxBytes` bytes of a blob (limited read); undefined when unreadable. */
   async blobHeader(id: string, maxBytes = headerProbeBytes): Promise<Uint8Array | undefined> {
-    if (!hexId.test(id)) return undefined;
+    if (!isObjectId(id)) return undefined;
     try {
       return new Uint8Array(await this.git.runBuffer(['cat-file', 'blob', id], { maxOutputBytes: maxBytes }));
     } catch {
@@ -518,7 +518,7 @@ export async function analyzeCommit(
   for (const list of pairsByFile.values()) for (const p of list) ids.push(p.postBlob, ...(p.preBlob ? [p.preBlob] : []));
   // One batch-check for every blob plus the commit's .agentnoteignore, one batch read for headers.
   const ignoreExpr = `${fullSha}:${AgentnoteIgnore.fileName}`;
-  const info = await diffs.objectInfo([...ids.filter((id) => hexId.test(id)), ignoreExpr]);
+  const info = await diffs.objectInfo([...ids.filter((id) => isObjectId(id)), ignoreExpr]);
   const sizes = new Map([...info].map(([id, o]) => [id, o && o.type === 'blob' ? o.size : undefined]));
   const ignoreBlob = info.get(ignoreExpr)?.type === 'blob' ? info.get(ignoreExpr)?.id : undefined;
   if (ignoreBlob) sizes.set(ignoreBlob, info.get(ignoreExpr)?.size);

@@ -2,7 +2,8 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { lstat, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { isSafeRelPath } from '../../core/git/gitArgs';
+import { isSafeRelPath, toPosixPath } from '../../core/git/repoPath';
+import { isObjectId } from '../../core/git/objectId';
 import { type Logger, nullLogger } from '../../core/ports';
 import { GitError, type GitRunner, pinnedConfig, pinnedEnv } from './gitRunner';
 
@@ -103,7 +104,7 @@ export class BlobStore {
   async hashContents(items: readonly BlobItem[]): Promise<string[]> {
     if (items.length === 0) return [];
     const buffers = items.map((it) => (typeof it.content === 'string' ? Buffer.from(it.content, 'utf8') : it.content));
-    const paths = items.map((it) => normalizeRelPath(it.path));
+    const paths = items.map((it) => toPosixPath(it.path));
     const attrs = await this.checkAttributes([...new Set(paths)]);
     const anyCr = buffers.some((b) => b.includes(0x0d));
     const autocrlf = anyCr ? await this.autocrlf() : false;
@@ -136,7 +137,7 @@ export class BlobStore {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
-    if (out.some((id) => !/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(id ?? ''))) {
+    if (out.some((id) => !isObjectId(id))) {
       throw new GitError('failed', 'git hash-object returned an unexpected number of ids');
     }
     return out;
@@ -154,7 +155,7 @@ export class BlobStore {
     const realRoot = await realpath(this.git.cwd).catch(() => path.resolve(this.git.cwd));
     await Promise.all(
       relPaths.map(async (rel, i) => {
-        const norm = normalizeRelPath(rel);
+        const norm = toPosixPath(rel);
         if (!isSafeRelPath(norm)) return;
         const abs = path.join(this.git.cwd, ...norm.split('/'));
         try {
@@ -170,7 +171,7 @@ export class BlobStore {
     );
     regular.sort((a, b) => a - b);
     if (regular.length > 0) {
-      const ids = await this.hashObject(['--stdin-paths'], regular.map((i) => cQuote(normalizeRelPath(relPaths[i]))).join('\n') + '\n');
+      const ids = await this.hashObject(['--stdin-paths'], regular.map((i) => cQuote(toPosixPath(relPaths[i]))).join('\n') + '\n');
       regular.forEach((i, k) => (out[i] = ids[k]));
     }
     return out;
@@ -191,7 +192,7 @@ export class BlobStore {
     // calls at a time so that a batch of 500 files does not hold the extension host's thread
     const byPath = new Map<string, number[]>();
     items.forEach((it, i) => {
-      const rel = normalizeRelPath(it.path);
+      const rel = toPosixPath(it.path);
       if (!isSafeRelPath(rel)) out[i] = 'unsafePath';
       else byPath.set(rel, [...(byPath.get(rel) ?? []), i]);
     });
@@ -469,10 +470,6 @@ export class BlobStore {
     this.pending = [];
     for (const r of p) r.reject(err);
   }
-}
-
-function normalizeRelPath(p: string): string {
-  return p.replace(/\\/g, '/').replace(/^\.\//, '');
 }
 
 function isActive(v: string | undefined): boolean {

@@ -50,6 +50,8 @@ import * as path from 'node:path';
 import { type Logger, nullLogger } from '../../core/ports';
 import { writeConfig } from '../git/gitConfig';
 import type { GitRunner } from '../git/gitRunner';
+import { isInsideDir } from '../../core/git/repoPath';
+import { hostPathRules } from '../util/hostPaths';
 
 export const managedHookMarker = '# agentnote-managed (vscode)';
 /** Marker line of hooks written by the Agent Note CLI. */
@@ -469,8 +471,7 @@ async function gitPaths(git: GitRunner): Promise<{ commonDir: string; top: strin
 }
 
 function insideDir(dir: string, p: string): boolean {
-  const rel = path.relative(path.resolve(dir), path.resolve(p));
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  return isInsideDir(path.resolve(dir), path.resolve(p), hostPathRules);
 }
 
 interface ChainRecord {

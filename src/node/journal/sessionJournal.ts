@@ -323,18 +323,18 @@ export class JournalSession {
     return serialized(`${this.dir}#lock`, async () => {
       const file = path.join(this.dir, journalFileNames.ext, 'journal.lock');
       await ensurePrivateDir(path.dirname(file));
-      const started = Date.now();
+      const started = systemClock.now();
       let held = false;
       for (let attempt = 0; !held; attempt++) {
         try {
           const fh = await open(file, 'wx', 0o600);
-          await fh.writeFile(`${process.pid} ${Date.now()}\n`);
+          await fh.writeFile(`${process.pid} ${systemClock.now()}\n`);
           await fh.close();
           held = true;
         } catch (e) {
           if (!isErrno(e, 'EEXIST')) throw e;
           const age = await stat(file).then(
-            (st) => Date.now() - st.mtimeMs,
+            (st) => systemClock.now() - st.mtimeMs,
             () => 0,
           );
           if (age > staleLockMs) {
@@ -342,7 +342,7 @@ export class JournalSession {
             this.journal.counters.inc('journal.staleLocksBroken');
             continue;
           }
-          if (Date.now() - started > lockWaitMs) {
+          if (systemClock.now() - started > lockWaitMs) {
             this.journal.counters.inc('journal.lockTimeouts');
             this.journal.log.warn(`journal session ${this.id.slice(0, 8)}: lock still held after ${lockWaitMs} ms, continuing without it`);
             break;

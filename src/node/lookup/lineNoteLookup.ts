@@ -1,4 +1,4 @@
-import { blameBlocks, uncommittedSha, type BlameCommitInfo } from '../../core/blame/blamePorcelain';
+import { blameBlocks, isUncommitted, type BlameCommitInfo } from '../../core/blame/blamePorcelain';
 import type { DecodedNote } from '../../core/notes/noteCodec';
 import type { NoteAiRange } from '../../core/notes/noteTypes';
 import type { BlameService } from '../blame/blameService';
@@ -61,7 +61,7 @@ export class LineNoteLookup {
     if (!bl) return undefined;
     const { line: l, commit } = bl;
     const pathInCommit = commit?.filename || target.rel;
-    if (l.sha === uncommittedSha || !noted.has(l.sha)) {
+    if (isUncommitted(l.sha) || !noted.has(l.sha)) {
       return { sha: l.sha, origLine: l.origLine, pathInCommit, commit, note: undefined, aiLine: undefined, range: undefined };
     }
     const note = await this.notes.read(l.sha);

@@ -6,6 +6,7 @@ import type { AgentNoteV1 } from '../../core/notes/noteTypes';
 import { type Logger, nullLogger } from '../../core/ports';
 import type { BlobStore } from '../git/blobStore';
 import { GitError, type GitRunner } from '../git/gitRunner';
+import { isObjectId, objectIdSource } from '../../core/git/objectId';
 
 /** The notes ref of Agent Note (shared docs: agentnote-format.md §1.1). */
 export const agentNoteRef = 'refs/notes/agentnote';
@@ -92,7 +93,7 @@ class Lru<K, V> {
   }
 }
 
-const fullSha = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+const notesTreeEntry = new RegExp(`^\\d+ blob (${objectIdSource}) +(\\d+)\t(.+)$`, 's');
 
 interface Listing {
   refValue: string | undefined;
@@ -173,14 +174,14 @@ export class NoteStore {
     const promise = (async (): Promise<Listing> => {
       const map = new Map<string, string>();
       const sizes = new Map<string, number>();
-      if (refValue && fullSha.test(refValue)) {
+      if (refValue && isObjectId(refValue)) {
         // `<mode> blob <id> <size>\t<fan-out path>` per note; the path is the commit id with slashes
         const out = await this.git.run(['ls-tree', '-r', '-l', '-z', '--end-of-options', refValue]);
         for (const entry of out.split('\0')) {
-          const m = /^\d+ blob ([0-9a-f]{40}(?:[0-9a-f]{24})?) +(\d+)\t(.+)$/s.exec(entry);
+          const m = notesTreeEntry.exec(entry);
           if (!m) continue;
           const commit = m[3].replace(/\//g, '');
-          if (!fullSha.test(commit)) continue;
+          if (!isObjectId(commit)) continue;
           map.set(commit, m[1]);
           sizes.set(m[1], Number(m[2]));
         }
@@ -280,7 +281,7 @@ export class NoteStore {
 
   /** Makes an existing blob (e.g. a fetched note, never read) the note of `commit`. Throws NoteStoreError. */
   writeBlob(commit: string, blob: string, opts: { overwrite?: boolean } = {}): Promise<NoteWriteResult> {
-    if (!fullSha.test(blob)) return Promise.reject(new NoteStoreError('failed', `not a blob id: ${blob.slice(0, 80)}`));
+    if (!isObjectId(blob)) return Promise.reject(new NoteStoreError('failed', `not a blob id: ${blob.slice(0, 80)}`));
     return this.serialized(() => this.writeWith(commit, ['-C', blob], undefined, opts.overwrite ?? false));
   }
 
@@ -301,18 +302,18 @@ export class NoteStore {
 
   private async resolveCommit(commit: string): Promise<string | undefined> {
     const c = commit.trim();
-    if (fullSha.test(c)) return c;
+    if (isObjectId(c)) return c;
     if (!c || c.startsWith('-')) return undefined;
     const out = await this.git.run(['rev-parse', '-q', '--verify', '--end-of-options', `${c}^{commit}`], { okExitCodes: [1, 128] });
     const sha = out.trim();
-    return fullSha.test(sha) ? sha : undefined;
+    return isObjectId(sha) ? sha : undefined;
   }
 
   /** Size of a note blob: from the listing, else one `git cat-file -s`. */
   private async blobSize(blob: string): Promise<number | undefined> {
     const known = this.sizes.get(blob);
     if (known !== undefined) return known;
-    if (!fullSha.test(blob)) return undefined;
+    if (!isObjectId(blob)) return undefined;
     const out = await this.git.tryRun(['cat-file', '-s', blob], { okExitCodes: [] });
     const n = Number(out?.trim());
     return out !== undefined && Number.isSafeInteger(n) && n >= 0 ? n : undefined;
@@ -320,7 +321,7 @@ export class NoteStore {
 
   /** Text of a note blob whose size is within the limit (the read stops at the limit regardless). */
   private async readBlobText(blob: string): Promise<string | undefined> {
-    if (!fullSha.test(blob)) return undefined;
+    if (!isObjectId(blob)) return undefined;
     if (this.blobs) return (await this.blobs.read(blob))?.toString('utf8');
     try {
       return (await this.git.runBuffer(['cat-file', 'blob', blob], { maxOutputBytes: this.limits.maxBytes + 1 })).toString('utf8');
@@ -380,7 +381,7 @@ export class NoteStore {
         input !== undefined ? { input } : { okExitCodes: [] },
       );
       const next = (await this.git.run(['rev-parse', '--verify', tmp], { okExitCodes: [] })).trim();
-      if (!fullSha.test(next)) throw new GitError('failed', 'temporary notes ref did not resolve');
+      if (!isObjectId(next)) throw new GitError('failed', 'temporary notes ref did not resolve');
       return next;
     } finally {
       await this.git.tryRun(['update-ref', '-d', tmp], { okExitCodes: [] });

@@ -7,7 +7,7 @@ import { encodeNote } from '../../core/notes/noteCodec';
 import { noteWriteLimits } from '../../core/notes/noteLimits';
 import { fitNoteForWrite } from '../../core/notes/noteSize';
 import { tightenPrivateTree } from '../util/privateFiles';
-import { isObjectId } from '../../core/git/gitArgs';
+import { isObjectId } from '../../core/git/objectId';
 import { countRedactionMarkers } from '../../core/redaction/redactor';
 import { markerToCommittedPairLine } from '../../core/notes/promptWindow';
 import {
@@ -49,6 +49,8 @@ import {
 } from './sessionSnapshot';
 import { workingFileAttribution } from './workingFileAttribution';
 import { yieldToEventLoop } from '../util/timeSlice';
+import { isInsideDir, repoRelativePath } from '../../core/git/repoPath';
+import { hostPathRules } from '../util/hostPaths';
 
 /** What recordCommit did. */
 export type RecordOutcome =
@@ -354,7 +356,7 @@ export class RepositoryRecorder {
       const file = rel.replace(/\\/g, '/');
       const headBlob = (await this.git.tryRun(['rev-parse', '--verify', '-q', `HEAD:${file}`], { okExitCodes: [] }))?.trim();
       const diffs = new CommitDiffs(this.git, { log: this.log });
-      const parentBlob = headBlob && /^[0-9a-f]{40,64}$/.test(headBlob) ? headBlob : await this.blobs.ensureEmptyBlob();
+      const parentBlob = headBlob && isObjectId(headBlob) ? headBlob : await this.blobs.ensureEmptyBlob();
       // the pair index is re-read when we wrote to the journal, and every 5 s for other writers (the CLI's hooks)
       const index = await this.pairIndex();
       const cacheKey = [file, sha1(currentText), parentBlob, index.generation, index.at].join('\0');
@@ -1183,7 +1185,7 @@ export class RepositoryRecorder {
     try {
       await this.settleNow();
       const diffs = new CommitDiffs(this.git, { log: this.log, worktreeRoot: this.root });
-      const full = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(sha) ? sha : await diffs.resolveCommit(sha);
+      const full = isObjectId(sha) ? sha : await diffs.resolveCommit(sha);
       // the first reads run side by side (each is one short git process); their results are used in order
       const infoRead = this.commitInfo(full);
       const entriesRead = diffs.commitBlobs(full);
@@ -1452,7 +1454,7 @@ export class RepositoryRecorder {
       const tab = lines[i].indexOf('\t');
       if (tab > 0 && lines[i].slice(0, tab) === sha) {
         const prev = lines[i + 1]?.split('\t')[0];
-        return { op: lines[i].slice(tab + 1), previous: prev && /^[0-9a-f]{40,64}$/.test(prev) ? prev : undefined };
+        return { op: lines[i].slice(tab + 1), previous: prev && isObjectId(prev) ? prev : undefined };
       }
     }
     return undefined;
@@ -1475,7 +1477,7 @@ export class RepositoryRecorder {
 
   /** Unconsumed pairs and prompt texts of every session, re-read when the journal changed (or after 5 s). */
   private async pairIndex(): Promise<PairIndex> {
-    const now = Date.now();
+    const now = systemClock.now();
     const c = this.pairIndexCache;
     if (c && c.generation === this.generation && now - c.at < 5_000) return c;
     const pairs: JournalPair[] = [];
@@ -1492,13 +1494,10 @@ export class RepositoryRecorder {
   }
 
   private relPath(abs: string): string | undefined {
-    if (!abs || !path.isAbsolute(abs)) return undefined;
+    if (!abs) return undefined;
     for (const root of this.roots) {
-      const rel = path.relative(root, abs);
-      if (!rel || rel.startsWith('..') || path.isAbsolute(rel)) continue;
-      const posix = rel.split(path.sep).join('/');
-      if (posix === '.git' || posix.startsWith('.git/')) return undefined;
-      return posix;
+      if (!isInsideDir(root, abs, hostPathRules)) continue;
+      return repoRelativePath(root, abs, hostPathRules);
     }
     return undefined;
   }

@@ -1,5 +1,6 @@
 import { decodeNoteWithinLimits, encodeNote, type NoteReadLimitsInput } from '../../core/notes/noteCodec';
 import type { AgentNoteV1 } from '../../core/notes/noteTypes';
+import { systemClock } from '../../core/ports';
 
 /**
  * Extra top-level key (ours, additive; the CLI ignores unknown keys) holding the notes that lost
@@ -103,7 +104,7 @@ function compare(x: string, y: string): number {
  */
 export function resolveNoteConflictDetailed(a: ConflictSide, b: ConflictSide, opts: ConflictOptions = {}): ConflictResolution {
   const o = { ...defaults, ...opts };
-  const latest = (opts.now ?? Date.now()) + o.futureToleranceMs;
+  const latest = (opts.now ?? systemClock.now()) + o.futureToleranceMs;
   const decode = (side: ConflictSide) =>
     typeof side === 'string' ? decodeNoteWithinLimits(side, opts.limits) : ({ kind: 'omitted', omitted: side.omitted } as const);
   const da = decode(a);

@@ -6,9 +6,9 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { GitError, type GitRunner } from '../git/gitRunner';
+import { isObjectId } from '../../core/git/objectId';
 
 /** Commits and blobs are named by full object ids only (SHA-1 or SHA-256). */
-export const fullObjectId = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 /**
  * Our private refs live under `refs/agentnote/`, outside `refs/notes/agentnote*` (the Agent Note
@@ -35,7 +35,7 @@ export function checkRemoteName(remote: string): void {
 
 export async function revParse(git: GitRunner, ref: string): Promise<string | undefined> {
   const out = (await git.run(['rev-parse', '-q', '--verify', '--end-of-options', `${ref}^{commit}`], { okExitCodes: [1, 128] })).trim();
-  return fullObjectId.test(out) ? out : undefined;
+  return isObjectId(out) ? out : undefined;
 }
 
 export async function isAncestor(git: GitRunner, a: string, b: string): Promise<boolean> {
@@ -51,7 +51,7 @@ export async function isAncestor(git: GitRunner, a: string, b: string): Promise<
 
 export async function mergeBase(git: GitRunner, a: string, b: string): Promise<string | undefined> {
   const out = (await git.run(['merge-base', a, b], { okExitCodes: [1] })).trim();
-  return fullObjectId.test(out) ? out : undefined;
+  return isObjectId(out) ? out : undefined;
 }
 
 /** commit → note blob of the notes tree of `notesCommit` (fan-out paths flattened; other entries ignored). */
@@ -63,9 +63,9 @@ export async function readNotesTree(git: GitRunner, notesCommit: string | undefi
     const tab = entry.indexOf('\t');
     if (tab < 0) continue;
     const meta = entry.slice(0, tab).split(' ');
-    if (meta[1] !== 'blob' || !fullObjectId.test(meta[2] ?? '')) continue;
+    if (meta[1] !== 'blob' || !isObjectId(meta[2] ?? '')) continue;
     const commit = entry.slice(tab + 1).replace(/\//g, '');
-    if (fullObjectId.test(commit)) map.set(commit, meta[2]);
+    if (isObjectId(commit)) map.set(commit, meta[2]);
   }
   return map;
 }
@@ -77,7 +77,7 @@ export interface ObjectInfo {
 
 /** Type and size of each object (one `cat-file --batch-check`); missing objects are absent from the map. */
 export async function objectInfo(git: GitRunner, ids: Iterable<string>): Promise<Map<string, ObjectInfo>> {
-  const list = [...new Set(ids)].filter((id) => fullObjectId.test(id));
+  const list = [...new Set(ids)].filter((id) => isObjectId(id));
   const map = new Map<string, ObjectInfo>();
   if (list.length === 0) return map;
   const out = await git.run(['cat-file', '--batch-check=%(objectname) %(objecttype) %(objectsize)'], {
@@ -93,7 +93,7 @@ export async function objectInfo(git: GitRunner, ids: Iterable<string>): Promise
 
 /** Contents of blobs (one `cat-file --batch`), as UTF-8 text. Missing ones are absent. */
 export async function readBlobs(git: GitRunner, ids: Iterable<string>): Promise<Map<string, string>> {
-  const list = [...new Set(ids)].filter((id) => fullObjectId.test(id));
+  const list = [...new Set(ids)].filter((id) => isObjectId(id));
   const map = new Map<string, string>();
   if (list.length === 0) return map;
   const buf = await git.runBuffer(['cat-file', '--batch'], { input: `${list.join('\n')}\n`, okExitCodes: [] });
@@ -147,9 +147,9 @@ export async function writeNotesCommit(git: GitRunner, spec: NotesCommitSpec): P
   if (spec.from) push(`from ${spec.from}\n`);
   for (const m of spec.merge ?? []) push(`merge ${m}\n`);
   for (const c of spec.changes) {
-    if (!fullObjectId.test(c.commit)) continue;
+    if (!isObjectId(c.commit)) continue;
     if ('blob' in c) {
-      if (fullObjectId.test(c.blob)) push(`N ${c.blob} ${c.commit}\n`);
+      if (isObjectId(c.blob)) push(`N ${c.blob} ${c.commit}\n`);
       continue;
     }
     const body = Buffer.from(c.text, 'utf8');

@@ -17,7 +17,7 @@
  * either side stays reachable), then a compare-and-swap of the local ref (retried if it moved).
  */
 import { defaultNoteReadLimits } from '../../core/notes/noteLimits';
-import { type Logger, nullLogger } from '../../core/ports';
+import { type Logger, nullLogger, systemClock } from '../../core/ports';
 import type { GitRunner } from '../git/gitRunner';
 import { type ConflictOptions, type OmittedNote, resolveNoteConflictDetailed } from './noteConflict';
 import {
@@ -120,7 +120,7 @@ async function mergeOnce(git: GitRunner, ref: string, incoming: string, opts: Me
       texts.get(id) ?? {
         omitted: { blob: id, bytes: info.get(id)?.size ?? 0, reason: info.has(id) ? 'note too large' : 'note blob missing' },
       };
-    const now = opts.now ?? Date.now();
+    const now = opts.now ?? systemClock.now();
     for (const c of conflicted) {
       const a = side(c.ob);
       const z = side(c.tb);
@@ -144,7 +144,7 @@ async function mergeOnce(git: GitRunner, ref: string, incoming: string, opts: Me
     merge: [incoming],
     changes,
     message: `Notes merged from ${label} by Agent Note\n`,
-    ident: await committerIdent(git, opts.now ?? Date.now()),
+    ident: await committerIdent(git, opts.now ?? systemClock.now()),
   });
   if (!(await casRef(git, ref, merged, ours, `notes: merged ${label}`))) return undefined;
   if (conflicts.length)

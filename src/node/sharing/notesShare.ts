@@ -16,13 +16,12 @@
  *    merged, nothing is lost), at most `attempts` times. Accepted: the tracking ref moves to P and
  *    P is merged into the local notes ref.
  */
-import { type Logger, nullLogger } from '../../core/ports';
+import { type Logger, nullLogger, systemClock } from '../../core/ports';
 import { GitError, type GitRunner } from '../git/gitRunner';
 import {
   casRef,
   checkRemoteName,
   committerIdent,
-  fullObjectId,
   objectInfo,
   readNotesTree,
   remoteTrackingNotesRef,
@@ -30,6 +29,7 @@ import {
   writeNotesCommit,
 } from './notesGit';
 import { mergeNotesInto } from './notesMerge';
+import { isObjectId } from '../../core/git/objectId';
 
 export interface ShareOptions {
   log?: Logger;
@@ -70,7 +70,7 @@ export function parseLsRemote(out: string): Map<string, string> {
   const refs = new Map<string, string>();
   for (const line of out.split('\n')) {
     const [id, name] = line.split('\t');
-    if (id && name && fullObjectId.test(id)) refs.set(name, id);
+    if (id && name && isObjectId(id)) refs.set(name, id);
   }
   return refs;
 }
@@ -137,7 +137,7 @@ export async function shareNotes(git: GitRunner, remote: string, opts: ShareOpti
       const withheld = pending.length - onRemote.size;
       if (onRemote.size === 0) return { status: 'upToDate', withheld };
       // 3. R + those notes, R as the only parent
-      const now = opts.now ?? Date.now();
+      const now = opts.now ?? systemClock.now();
       const next = await writeNotesCommit(git, {
         from: remoteNotes,
         changes: [...onRemote].map((commit) => ({ commit, blob: mine.get(commit) as string })),

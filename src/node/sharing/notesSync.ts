@@ -16,8 +16,9 @@ import { open, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { type Logger, nullLogger } from '../../core/ports';
 import type { GitRunner } from '../git/gitRunner';
-import { casRef, fullObjectId, isAncestor, lastLocalNotesRef, objectInfo, revParse } from './notesGit';
+import { casRef, isAncestor, lastLocalNotesRef, objectInfo, revParse } from './notesGit';
 import { type MergeResult, mergeNotesInto } from './notesMerge';
+import { isNullObjectId, isObjectId } from '../../core/git/objectId';
 
 export interface SyncOptions {
   log?: Logger;
@@ -38,7 +39,6 @@ export interface SyncResult {
   skipped: { commit: string; reason: string }[];
 }
 
-const zeroId = /^0+$/;
 /** How much of the end of the notes reflog is read for forced updates. */
 const reflogTailBytes = 64 * 1024;
 
@@ -66,7 +66,7 @@ export async function forcedUpdateOrigins(commonDir: string, ref: string): Promi
     const tab = line.indexOf('\t');
     if (tab < 0 || !line.slice(tab + 1).includes('forced-update')) continue;
     const old = line.split(' ', 1)[0];
-    if (fullObjectId.test(old) && !zeroId.test(old) && !out.includes(old)) out.push(old);
+    if (isObjectId(old) && !isNullObjectId(old) && !out.includes(old)) out.push(old);
   }
   return out;
 }
@@ -77,7 +77,7 @@ export async function trackingNotesRefs(git: GitRunner): Promise<{ ref: string; 
   return out
     .split('\n')
     .map((l) => l.split(' '))
-    .filter(([id, ref]) => id && fullObjectId.test(id) && /^refs\/notes\/remotes\/[^/]+\/agentnote$/.test(ref ?? ''))
+    .filter(([id, ref]) => id && isObjectId(id) && /^refs\/notes\/remotes\/[^/]+\/agentnote$/.test(ref ?? ''))
     .map(([id, ref]) => ({ ref, id }));
 }
 

@@ -15,6 +15,7 @@
 import { type Dirent } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import * as path from 'node:path';
+import { systemClock } from '../../core/ports';
 
 export interface DetectedPush {
   remote: string;
@@ -48,7 +49,7 @@ export class PushDetector {
   /** Takes the baseline (pushes before this moment are never reported). */
   async start(): Promise<void> {
     if (this.sizes) return;
-    this.checkedAtSec = Math.floor(Date.now() / 1000);
+    this.checkedAtSec = Math.floor(systemClock.now() / 1000);
     this.sizes = await this.scan();
   }
 
@@ -58,7 +59,7 @@ export class PushDetector {
       await this.start();
       return [];
     }
-    const checkedAt = Math.floor(Date.now() / 1000);
+    const checkedAt = Math.floor(systemClock.now() / 1000);
     const now = await this.scan();
     const byRemote = new Map<string, Set<string>>();
     for (const [file, { size, ino }] of now) {

@@ -1,10 +1,12 @@
 import * as path from 'node:path';
 import type { AgentId } from '../../core/model/agentEvents';
-import { Counters, type Logger, nullLogger } from '../../core/ports';
+import { type Clock, Counters, type Logger, nullLogger, systemClock } from '../../core/ports';
 import { claudeProjectDirName, cursorProjectSlug, geminiProjectHash, geminiProjectSlug } from '../../core/transcripts/projectSlugs';
 import { transcriptPathInfo } from '../../core/transcripts/transcriptPathInfo';
 import { type AgentRoot, transcriptLocations } from './transcriptLocations';
 import { type FsEntry, type FsStat, nodeTranscriptFs, type TranscriptFs } from './transcriptFs';
+import { isInsideDir } from '../../core/git/repoPath';
+import { hostPathRules } from '../util/hostPaths';
 
 /**
  * Finds the agent transcripts that belong to one repository (transcript-formats.md §1.2, §2.1,
@@ -65,7 +67,8 @@ export interface DiscoveryOptions {
   maxFiles?: number;
   /** Bytes of a transcript's head read to confirm ownership. Default 64 KiB. */
   headBytes?: number;
-  now?: () => number;
+  /** Where time is read (tests pin it). Default: the system clock. */
+  clock?: Clock;
   log?: Logger;
   counters?: Counters;
   fs?: TranscriptFs;
@@ -185,9 +188,7 @@ export class TranscriptDiscovery {
   }
 
   private isInside(p: string, root: string): boolean {
-    const a = this.norm(p);
-    const r = this.norm(root);
-    return a === r || a.startsWith(r.endsWith(path.sep) ? r : r + path.sep);
+    return isInsideDir(path.resolve(root), path.resolve(p), { flavor: hostPathRules.flavor, caseInsensitive: this.ci });
   }
 
   private insideAny(p: string, roots: readonly string[]): boolean {
@@ -295,7 +296,7 @@ export class TranscriptDiscovery {
     }
     if (!s.isFile) return undefined;
     const maxAgeMs = (this.opts.maxAgeDays ?? 7) * dayMs;
-    const now = this.opts.now?.() ?? Date.now();
+    const now = (this.opts.clock ?? systemClock).now();
     if (now - s.mtimeMs > maxAgeMs) {
       this.count('tooOld');
       return undefined;
@@ -541,7 +542,7 @@ export class TranscriptDiscovery {
       }
     };
     await walk(root.dir, 0);
-    const today = new Date(this.opts.now?.() ?? Date.now());
+    const today = new Date((this.opts.clock ?? systemClock).now());
     const y = String(today.getFullYear());
     const m = String(today.getMonth() + 1).padStart(2, '0');
     const d = String(today.getDate()).padStart(2, '0');

@@ -4,7 +4,7 @@ import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { createTranscriptParser, type ParserStats, type TranscriptParser } from '../../core/agents/transcriptParser';
 import type { AgentEvent, AgentId } from '../../core/model/agentEvents';
-import { Counters, type Logger, nullLogger } from '../../core/ports';
+import { type Clock, Counters, type Logger, nullLogger, systemClock } from '../../core/ports';
 import { LineSplitter } from '../../core/transcripts/lineSplitter';
 import { parsePrint, printOf, type OffsetEntry, type OffsetStore } from './offsetStore';
 
@@ -53,7 +53,8 @@ export interface TailerOptions {
   pollIntervalMs?: number;
   log?: Logger;
   counters?: Counters;
-  now?: () => number;
+  /** Where time is read (tests pin it). Default: the system clock. */
+  clock?: Clock;
 }
 
 export interface TailerStats {
@@ -452,7 +453,7 @@ export class TranscriptTailer {
       mtimeMs,
       tailFingerprint: this.parser.mode === 'lines' && this.tailPrint?.offset === offset ? printOf(this.tailPrint.bytes) : undefined,
       parserState: this.parser.saveState(),
-      updatedAt: this.opts.now?.() ?? Date.now(),
+      updatedAt: (this.opts.clock ?? systemClock).now(),
     };
     const prev = store.get(this.filePath);
     if (prev && prev.offset === entry.offset && prev.size === entry.size && prev.ino === entry.ino && prev.mtimeMs === entry.mtimeMs)

@@ -70,7 +70,7 @@ describe('TranscriptDiscovery', () => {
   afterEach(() => tmp.cleanup());
 
   function discover(extra: Partial<DiscoveryOptions> = {}, loc: RepoLocation = { root: repo }) {
-    return new TranscriptDiscovery(loc, { homeDir: home, env: {}, now: () => NOW, caseInsensitive: false, ...extra }).scan();
+    return new TranscriptDiscovery(loc, { homeDir: home, env: {}, clock: { now: () => NOW }, caseInsensitive: false, ...extra }).scan();
   }
 
   const rel = (p: string) => path.relative(home, p);
@@ -224,7 +224,7 @@ describe('TranscriptDiscovery', () => {
     writeFile(path.join(sessions, '.hidden', 'rollout-x.jsonl'), meta(repo), NOW);
     const d = new TranscriptDiscovery(
       { root: repo },
-      { homeDir: home, env: { CODEX_HOME: codexHome }, now: () => NOW, enabledAgents: ['codex'] },
+      { homeDir: home, env: { CODEX_HOME: codexHome }, clock: { now: () => NOW }, enabledAgents: ['codex'] },
     );
     const r1 = await d.scan();
     assert.deepEqual(
@@ -396,7 +396,10 @@ describe('TranscriptDiscovery', () => {
         fs.utimesSync(x, (NOW - i) / 1000, (NOW - i) / 1000);
       }
     }
-    const d = new TranscriptDiscovery({ root: repo }, { homeDir: home, env: {}, now: () => NOW, enabledAgents: ['claude', 'codex'] });
+    const d = new TranscriptDiscovery(
+      { root: repo },
+      { homeDir: home, env: {}, clock: { now: () => NOW }, enabledAgents: ['claude', 'codex'] },
+    );
     let started = Date.now();
     const r = await d.scan();
     const first = Date.now() - started;
