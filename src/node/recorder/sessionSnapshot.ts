@@ -4,8 +4,6 @@ import { consumptionKey, type JournalPair, type JournalSessionData } from '../..
 import type { JournalSession } from '../journal/sessionJournal';
 import { TimeSlice } from '../util/timeSlice';
 
-export { canonicalLine, consumptionKey, responsesByTurn, type JournalPair } from '../../core/model/journalPairs';
-
 /**
  * One session directory of the journal read for recording: prompts, events, the edit pairs that
  * no commit consumed yet, and the consumption / prompt-window state — from the CLI-shaped files,

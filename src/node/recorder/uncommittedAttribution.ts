@@ -1,10 +1,11 @@
+import type { JournalPair } from '../../core/model/journalPairs';
 import type { Counters, Logger } from '../../core/ports';
 import { CommitDiffs } from '../attribution/commitDiffs';
 import type { BlobStore } from '../git/blobStore';
 import type { GitRunner } from '../git/gitRunner';
 import type { SessionJournal } from '../journal/sessionJournal';
 import { errorText, sha1, type JournalGeneration } from './recorderUtil';
-import { readSessionSnapshot, type JournalPair } from './sessionSnapshot';
+import { readSessionSnapshot } from './sessionSnapshot';
 import { workingFileAttribution } from './workingFileAttribution';
 
 /** One AI-written range of an uncommitted file (1-based, inclusive, lines of the given text). */
