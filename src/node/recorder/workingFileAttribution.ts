@@ -1,7 +1,7 @@
 import { commitAttribution, type AttributedFile, type FileEditEvidence } from '../../core/attribution/commitAttribution';
 import type { EditPairDiff } from '../../core/attribution/lineAttribution';
 import type { CommitDiffs } from '../attribution/commitDiffs';
-import type { JournalPair } from './sessionSnapshot';
+import type { JournalPair } from '../../core/model/journalPairs';
 
 /**
  * Line attribution of a file that is not committed yet: the same 3-diff as a commit (shared

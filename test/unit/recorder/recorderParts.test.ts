@@ -7,7 +7,8 @@ import { Counters } from '../../../src/core/ports';
 import { SessionJournal } from '../../../src/node/journal/sessionJournal';
 import { AppliedKeys } from '../../../src/node/recorder/appliedKeys';
 import { replacementStats } from '../../../src/core/agents/editStats';
-import { consumptionKey, readSessionSnapshot, responsesByTurn } from '../../../src/node/recorder/sessionSnapshot';
+import { consumptionKey, responsesByTurn } from '../../../src/core/model/journalPairs';
+import { readSessionSnapshot } from '../../../src/node/recorder/sessionSnapshot';
 
 const A = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
 const B = 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb';

@@ -1,9 +1,9 @@
-import type { SessionPrompts } from '../../core/notes/noteBuilder';
-import { consumedStateFromMarkers, resolvePrimaryTurns, type PromptCandidate } from '../../core/notes/promptWindow';
-import { responsesByTurn, type JournalPair, type SessionSnapshot } from './sessionSnapshot';
+import { responsesByTurn, type JournalPair, type JournalSessionData } from '../model/journalPairs';
+import type { SessionPrompts } from './noteBuilder';
+import { consumedStateFromMarkers, resolvePrimaryTurns, type PromptCandidate } from './promptWindow';
 
 /**
- * The note builder's view of one session for one commit (src/core/notes/noteBuilder.ts):
+ * The note builder's view of one session for one commit (noteBuilder.ts):
  * one prompt-window row per journaled prompt, with
  * - `response`: the last stored response of the turn (events.jsonl), null when none;
  * - `filesTouched`: the files of the session's pairs used by this commit, for that turn;
@@ -16,7 +16,7 @@ import { responsesByTurn, type JournalPair, type SessionSnapshot } from './sessi
  * is the session's current turn, as in the CLI.
  */
 export function sessionRows(
-  snap: SessionSnapshot,
+  snap: JournalSessionData,
   commitPairs: readonly JournalPair[],
   contributingKeys: readonly string[],
 ): SessionPrompts {
