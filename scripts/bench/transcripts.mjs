@@ -1,5 +1,5 @@
 // Synthetic agent transcripts for the benchmark, in each agent's default layout under a temp HOME
-// (shared docs: transcript-formats.md §1.2 Cursor, §2 Claude Code, §3 Codex, §4 Gemini), with the
+// (docs/transcripts.md §1.2 Cursor, §2 Claude Code, §3 Codex, §4 Gemini), with the
 // record shapes of the fixtures in test/fixtures/transcripts. Content is generated (seeded): code
 // lines, prose, file contents, patches and command output of realistic sizes, so parsing costs
 // what real sessions cost (JSON with many escapes, large tool results).

@@ -1,5 +1,5 @@
 /**
- * Validation of messages received from a webview (the trust boundary, style.md §2.7 point 3).
+ * Validation of messages received from a webview (the trust boundary, docs/webviews.md §3).
  * Each view declares one zod schema per accepted method; anything else is rejected and counted,
  * never thrown. Host-only: keeps zod out of the browser bundles.
  */

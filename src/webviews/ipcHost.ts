@@ -1,5 +1,5 @@
 /**
- * Host side of the webview channel (style.md §2.7 points 4–5), without `vscode` so it is unit-tested:
+ * Host side of the webview channel (docs/webviews.md §4–5), without `vscode` so it is unit-tested:
  * - never posts a notification before the webview sent its ready request;
  * - while the view is hidden or not ready, keeps only the newest pending notification per method
  *   (notifications are complete snapshots, so the newest one supersedes the rest);

@@ -1,5 +1,5 @@
 /**
- * Typed IPC descriptors shared by the extension host and the webview apps (style.md §2.7).
+ * Typed IPC descriptors shared by the extension host and the webview apps (docs/webviews.md).
  * No `vscode` import: this file is bundled into the browser apps too.
  *
  * - {@link IpcCommand}: webview → host, no reply.

@@ -1,5 +1,5 @@
 /**
- * HTML shell and Content-Security-Policy of our webviews (style.md §2.7 point 6). No `vscode`
+ * HTML shell and Content-Security-Policy of our webviews (docs/webviews.md §6). No `vscode`
  * import, so the exact markup and CSP are unit-tested; the panels pass in `webview.cspSource`
  * and `asWebviewUri` results.
  */

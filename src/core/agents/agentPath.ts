@@ -1,7 +1,7 @@
 import * as posix from 'node:path/posix';
 
 /**
- * Path normalization for file paths found in transcripts (transcript-formats.md §6.6): `file://`
+ * Path normalization for file paths found in transcripts (docs/transcripts.md §6.6): `file://`
  * URIs are decoded, `/c:/…` becomes `C:\…`, Windows drive letters are upper-cased and relative paths
  * are resolved against the record's cwd. POSIX paths keep forward slashes; Windows paths use `\`.
  * Returns undefined when the path is empty or relative without a usable cwd.

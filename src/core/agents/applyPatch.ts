@@ -1,7 +1,7 @@
 /**
  * Parser for the Codex `apply_patch` grammar (also used by Cursor's `ApplyPatch` tool):
  * `*** Begin Patch` / `*** Add File: p` / `*** Delete File: p` / `*** Update File: p`
- * [`*** Move to: q`] / `@@` hunks / `*** End of File` / `*** End Patch` (transcript-formats.md §3.3).
+ * [`*** Move to: q`] / `@@` hunks / `*** End of File` / `*** End Patch` (docs/transcripts.md §3.3).
  */
 
 export interface PatchFile {

@@ -7,7 +7,7 @@ import { isClaudeInjectedRecord, sanitizeClaudePrompt } from './promptSanitizer'
 import type { TranscriptContext } from './parserTypes';
 
 /**
- * Claude Code session JSONL (`~/.claude/projects/<enc>/<session>.jsonl`, transcript-formats.md §2).
+ * Claude Code session JSONL (`~/.claude/projects/<enc>/<session>.jsonl`, docs/transcripts.md §2).
  *
  * - Prompts: `user` records that are typed by the user (not meta / compact summary / SDK / tool
  *   results / local-command markers), string or array content, `<system-reminder>`s stripped.

@@ -10,7 +10,7 @@ import type { TranscriptContext } from './parserTypes';
 
 /**
  * Codex CLI rollout JSONL (`$CODEX_HOME/sessions/YYYY/MM/DD/rollout-…-<uuid>.jsonl`,
- * transcript-formats.md §3): `{timestamp, type, payload}` lines.
+ * docs/transcripts.md §3): `{timestamp, type, payload}` lines.
  *
  * - Session: `session_meta` (id, cwd), `turn_context` (cwd and model per turn).
  * - Prompts: `event_msg user_message` is preferred; `response_item` user messages are used until the

@@ -8,7 +8,7 @@ import { parseCursorTimestamp, sanitizeCursorPrompt, unwrapCursorUserText } from
 import type { TranscriptContext } from './parserTypes';
 
 /**
- * Cursor agent transcripts (`~/.cursor/projects/<slug>/agent-transcripts/…`, transcript-formats.md §1.2).
+ * Cursor agent transcripts (`~/.cursor/projects/<slug>/agent-transcripts/…`, docs/transcripts.md §1.2).
  *
  * JSONL (2026): `{role, message:{content:[text | tool_use]}}` plus `turn_ended`/`error` lines. No
  * timestamps (except the `<timestamp>` tag of newer user messages), no model, no tool ids, no
@@ -20,7 +20,7 @@ import type { TranscriptContext } from './parserTypes';
  * lines (multi-line values continue unindented), `[Tool result]` and `[Thinking]` markers. A block
  * is complete when the next marker arrives; flush() releases held-back assistant text (and a user
  * block whose `</user_query>` was seen) at the end of the available input. Old/new strings parsed
- * from `.txt` are low confidence (transcript-formats.md §1.2).
+ * from `.txt` are low confidence (docs/transcripts.md §1.2).
  */
 
 const jsonRecord = z

@@ -8,7 +8,7 @@ import { sanitizePrompt } from './promptSanitizer';
 import type { TranscriptContext } from './parserTypes';
 
 /**
- * Gemini CLI chat recordings (`~/.gemini/tmp/<project>/chats/session-*.jsonl`, transcript-formats.md §4).
+ * Gemini CLI chat recordings (`~/.gemini/tmp/<project>/chats/session-*.jsonl`, docs/transcripts.md §4).
  *
  * JSONL (since Apr 2026) is a log with upserts: a message `id` is re-appended whenever the message
  * changes (last occurrence wins), `{"$set": {…}}` updates metadata (`$set.messages` = full

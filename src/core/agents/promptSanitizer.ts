@@ -1,6 +1,6 @@
 /**
- * Prompt sanitization: the common rules of agentnote-format.md §4.4 (applied to every agent's
- * prompts) plus the per-agent rules of transcript-formats.md (Claude §2.4, Cursor §1.2, Codex §3.4).
+ * Prompt sanitization: the common rules of docs/note-format.md §4.4 (applied to every agent's
+ * prompts) plus the per-agent rules of docs/transcripts.md (Claude §2.4, Cursor §1.3, Codex §3.4).
  * Pure string functions: `undefined` means "not a user prompt, drop it".
  */
 
@@ -12,7 +12,7 @@ const singleInjectedElement =
   /^<(task-notification|system-reminder|teammate-message)(?:\s[^>]*)?(?:\/>|>(?:(?!<\/\1\s*>)[\s\S])*<\/\1\s*>)$/i;
 
 /**
- * agentnote-format.md §4.4: trim; strip leading `<environment_context>` blocks (repeatedly);
+ * docs/note-format.md §4.4: trim; strip leading `<environment_context>` blocks (repeatedly);
  * drop text that is exactly one `<task-notification>`, `<system-reminder>` or `<teammate-message>`
  * element. Returns the sanitized prompt, or undefined when it must be dropped.
  */
@@ -29,12 +29,12 @@ export function sanitizePrompt(text: string): string | undefined {
   return t;
 }
 
-// ─── Claude Code (transcript-formats.md §2.4) ────────────────────────────────────────────────────
+// ─── Claude Code (docs/transcripts.md §2.4) ────────────────────────────────────────────────────
 
 /**
  * Prefixes of user text written by Claude Code itself (slash commands, local shell, notices).
  * `<system-reminder>`/`<task-notification>` are not here: reminders are stripped first and a text
- * that is only one such element is dropped by §4.4, while user text after one is kept.
+ * that is only one such element is dropped by docs/note-format.md §4.4, while user text after one is kept.
  */
 const claudeLocalMarkers = [
   '<command-name>',
@@ -75,7 +75,7 @@ export function isClaudeInjectedRecord(flags: ClaudePromptFlags): boolean {
 
 /**
  * Claude prompt text: drops local-command/notice texts, strips embedded `<system-reminder>` blocks,
- * then applies §4.4. The record-level flags are checked separately by isClaudeInjectedRecord.
+ * then applies docs/note-format.md §4.4. The record-level flags are checked separately by isClaudeInjectedRecord.
  */
 export function sanitizeClaudePrompt(text: string): string | undefined {
   const stripped = text.replace(systemReminderBlock, '');
@@ -84,7 +84,7 @@ export function sanitizeClaudePrompt(text: string): string | undefined {
   return sanitizePrompt(stripped);
 }
 
-// ─── Cursor (transcript-formats.md §1.2) ─────────────────────────────────────────────────────────
+// ─── Cursor (docs/transcripts.md §1.3) ─────────────────────────────────────────────────────────
 
 const cursorTimestampTag = /<timestamp>([\s\S]*?)<\/timestamp>/i;
 const cursorUserQuery = /<user_query>([\s\S]*?)<\/user_query>/gi;
@@ -107,7 +107,7 @@ export function unwrapCursorUserText(text: string): CursorUnwrapped {
   return ts ? { text: body, timestampText: ts[1].trim() } : { text: body };
 }
 
-/** Cursor prompt: unwrap then §4.4. */
+/** Cursor prompt: unwrap then docs/note-format.md §4.4. */
 export function sanitizeCursorPrompt(text: string): string | undefined {
   return sanitizePrompt(unwrapCursorUserText(text).text);
 }
@@ -146,7 +146,7 @@ export function parseCursorTimestamp(text: string): string | undefined {
   return Number.isFinite(utc) ? new Date(utc).toISOString() : undefined;
 }
 
-// ─── Codex CLI (transcript-formats.md §3.4) ──────────────────────────────────────────────────────
+// ─── Codex CLI (docs/transcripts.md §3.4) ──────────────────────────────────────────────────────
 
 /** Prefixes of `role:"user"` response items that Codex injects itself. */
 const codexInjectedPrefixes = [
@@ -166,7 +166,7 @@ const codexRequestHeader = '## My request for Codex:';
 /**
  * Codex user text → prompt: drops injected items (AGENTS.md, user instructions, aborted-turn
  * notices, shell-command echoes…), keeps only what follows the last `## My request for Codex:`
- * header of IDE/Desktop clients, then applies §4.4 (which strips `<environment_context>`).
+ * header of IDE/Desktop clients, then applies docs/note-format.md §4.4 (which strips `<environment_context>`).
  */
 export function sanitizeCodexPrompt(text: string): string | undefined {
   const start = text.trimStart();

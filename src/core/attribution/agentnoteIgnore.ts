@@ -1,5 +1,5 @@
 /**
- * `.agentnoteignore` (shared docs: agentnote-format.md §3.7), matching the Agent Note CLI exactly.
+ * `.agentnoteignore` (docs/note-format.md §3.7), matching the Agent Note CLI exactly.
  * Matched files are flagged `ai_ratio_excluded: true`: they stay in `files[]` with their `by_ai`
  * but leave line counting, the completeness check and the file-level denominator.
  *

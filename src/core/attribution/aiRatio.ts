@@ -2,8 +2,8 @@ import type { AttributionMethod, NoteAttribution, NoteLines } from '../notes/not
 import { isGeneratedPath } from './generatedFiles';
 
 /**
- * `attribution.ai_ratio` and `method` exactly as the Agent Note CLI computes them (shared docs:
- * agentnote-format.md §1.6, §3.4).
+ * `attribution.ai_ratio` and `method` exactly as the Agent Note CLI computes them
+ * (docs/note-format.md §1.6, §3.4).
  */
 
 /** The per-file facts the ratio needs (a note `files[]` entry has them). */

@@ -4,8 +4,8 @@ import { countDiffLines, type DiffHunk } from './diffHunks';
 import { attributeLines, mergeRanges, type AiRange, type EditPairDiff, type LineAttribution } from './lineAttribution';
 
 /**
- * Combines per-file line attribution into the commit's `files[]` and `attribution` (shared docs:
- * agentnote-format.md §1.5, §1.6, §3.2–3.4, §3.6–3.7).
+ * Combines per-file line attribution into the commit's `files[]` and `attribution`
+ * (docs/note-format.md §1.5, §1.6, §3.2–3.4, §3.6–3.7).
  *
  * Per file (diff-tree order), in this priority:
  * - `excluded` — generated (§3.6) or `.agentnoteignore`d (§3.7): no line counting, not in the

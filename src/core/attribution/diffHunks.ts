@@ -1,6 +1,6 @@
 /**
- * Parser for `git diff --unified=0` and `git diff-tree --patch --unified=0` output (shared docs:
- * agentnote-format.md §3.2). Only what line attribution needs is kept: hunk headers, per-file
+ * Parser for `git diff --unified=0` and `git diff-tree --patch --unified=0` output
+ * (docs/note-format.md §3.2). Only what line attribution needs is kept: hunk headers, per-file
  * sections, binary / submodule markers and "\ No newline at end of file".
  *
  * The parser is a small state machine: inside a hunk it consumes exactly the announced number of

@@ -1,5 +1,5 @@
 /**
- * Generated-artifact heuristics (shared docs: agentnote-format.md §3.6), identical to the Agent
+ * Generated-artifact heuristics (docs/note-format.md §3.6), identical to the Agent
  * Note CLI: a commit file is `generated` when its path matches, or when the header of its committed
  * content carries a generator banner. Generated files stay in `files[]` (with their `by_ai`) but are
  * left out of line counting, the completeness check and the file-level denominator.

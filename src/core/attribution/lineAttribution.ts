@@ -1,7 +1,7 @@
 import { addedLinePositions, countDiffLines, type DiffHunk } from './diffHunks';
 
 /**
- * The "3-diff" line attribution of one committed file (shared docs: agentnote-format.md §3.2).
+ * The "3-diff" line attribution of one committed file (docs/note-format.md §3.2).
  *
  * All three diffs end at the committed blob, so their new-side line numbers are comparable:
  * - diff1 = parent → committed: the lines this commit added (denominator) and deleted;

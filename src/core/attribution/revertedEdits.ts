@@ -1,7 +1,7 @@
 /**
  * Agent edits whose work was thrown away before a commit (undo, `git checkout -- file`, a manual
  * delete of the AI's lines): such an edit must not make the commit's file `by_ai`. The Agent Note
- * CLI marks every commit file with an unconsumed change entry as AI (agentnote-format.md §3.1), so a
+ * CLI marks every commit file with an unconsumed change entry as AI (docs/note-format.md §3.1), so a
  * reverted, never committed AI edit turns a later human-only commit of that file into a note with
  * 0 % — we do better and leave it out.
  *

@@ -1,6 +1,6 @@
 /**
  * Line shapes of the session journal under `<git-dir>/agentnote/sessions/<id>/`, compatible with
- * the Agent Note CLI (shared docs: agentnote-format.md §2.1). Key order matters: JSON.stringify
+ * the Agent Note CLI (docs/note-format.md §2.1). Key order matters: JSON.stringify
  * writes keys in insertion order, so build these objects in the order declared here.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Display-only contexts of an interaction (shared docs: agentnote-format.md §1.3, §4.3):
+ * Display-only contexts of an interaction (docs/note-format.md §1.3, §4.3):
  *
  * - **reference**: up to two paragraphs of the *previous* turn's response that anchor the commit
  *   (a committed path, basename or diff identifier), for a prompt that has no anchor of its own

@@ -1,5 +1,5 @@
 /**
- * Assembles the schema-v1 note of one commit (shared docs: agentnote-format.md §1.2–1.4, §3.8,
+ * Assembles the schema-v1 note of one commit (docs/note-format.md §1.2–1.4, §3.8,
  * §4): runs the prompt window per session, merges sessions chronologically, attaches
  * `selection`, display `contexts`, `files_touched` and `tools`, copies files and attribution
  * from the attribution result (remapping `ai_ranges[].interaction` to the final order), applies

@@ -1,5 +1,5 @@
 /**
- * Byte-exact encode/decode of Agent Note schema v1 git notes (shared docs: agentnote-format.md §1).
+ * Byte-exact encode/decode of Agent Note schema v1 git notes (docs/note-format.md §1).
  *
  * The CLI stores `JSON.stringify(entry, null, 2)` + one `\n` (git's stripspace adds it). Our
  * encoder reproduces those bytes with the documented key order at every level; keys unknown to

@@ -6,7 +6,7 @@
  * and no object graph. Pure.
  *
  * Why these numbers: the Agent Note CLI cannot write a note above ~128 KiB on Linux (argv limit,
- * agentnote-format.md §1.1) and our writer caps its notes at {@link noteWriteLimits}.maxBytes; a
+ * docs/note-format.md §1.1) and our writer caps its notes at {@link noteWriteLimits}.maxBytes; a
  * v1 note nests 5 levels (note → interactions → [i] → selection → signals), 7 inside
  * `superseded_notes`; a 10,000-file commit is ~40,000 values.
  */

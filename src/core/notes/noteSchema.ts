@@ -1,5 +1,5 @@
 /**
- * zod schemas for Agent Note schema v1 (shared docs: agentnote-format.md §1) and the tolerant
+ * zod schemas for Agent Note schema v1 (docs/note-format.md §1) and the tolerant
  * reader that turns any parsed JSON value into a typed AgentNoteV1.
  *
  * Two levels:

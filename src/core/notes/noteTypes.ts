@@ -1,5 +1,5 @@
 /**
- * Agent Note schema v1 as plain types (shared docs: agentnote-format.md §1). The zod schema that
+ * Agent Note schema v1 as plain types (docs/note-format.md §1). The zod schema that
  * validates untrusted notes lives in noteSchema.ts; the byte-exact encoder in noteCodec.ts.
  * Key order of every object here is the order the CLI writes.
  */

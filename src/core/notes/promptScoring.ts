@@ -1,5 +1,5 @@
 /**
- * Render-time prompt importance (shared docs: agentnote-format.md §4.2, last paragraph): a role,
+ * Render-time prompt importance (docs/note-format.md §4.5): a role,
  * a 0–100 score and a low/medium/high level recomputed from the persisted `selection` of an
  * interaction, plus the "compact" filter the hover, Show Note and the PR report use to hide
  * low-value prompts. Nothing here is ever written into a note. Mirrors the Agent Note CLI v1.0.8.

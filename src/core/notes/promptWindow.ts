@@ -1,6 +1,6 @@
 /**
  * Prompt-window selection: which prompts of an agent session go into the note of one commit
- * (shared docs: agentnote-format.md §4.1, with the signals of §4.2 and the primary-turn rules of
+ * (docs/note-format.md §4.1, with the signals of §4.2 and the primary-turn rules of
  * §3.5 / §4.1). Pure; behaviour mirrors the Agent Note CLI v1.0.8 `prompt-window` policy so that
  * the same session produces the same `interactions[]` and `selection` in both tools.
  *

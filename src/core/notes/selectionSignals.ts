@@ -1,6 +1,6 @@
 /**
  * Structural evidence about one prompt relative to one commit: the `selection.signals` of schema v1
- * (shared docs: agentnote-format.md §4.2), the tokenizers they are built from, and the small
+ * (docs/note-format.md §4.2), the tokenizers they are built from, and the small
  * "commit signature" (paths, basenames, diff identifiers, subject tokens) shared by prompt-window
  * selection (§4.1), display contexts (§4.3) and render-time scoring.
  *

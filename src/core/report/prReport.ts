@@ -1,6 +1,6 @@
 /**
  * The PR report of a commit range, mirroring `agent-note pr` of the Agent Note CLI v1.0.8
- * (shared docs: agentnote-format.md §6.4): the `--json` object (same keys, same order, same
+ * (docs/note-format.md §5): the `--json` object (same keys, same order, same
  * roll-up rules) and the Markdown block (heading, Total AI Ratio bar, hidden reviewer context,
  * commit table, `<details>` prompts section). Pure: the caller lists the commits and reads notes.
  */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /**
- * How agents name their per-project directories (transcript-formats.md §1.2, §2.1, §4.1). These
+ * How agents name their per-project directories (docs/transcripts.md §1.2, §2.1, §4.1). These
  * mappings are lossy and collide, so discovery uses them only as a fast path and confirms
  * ownership from file content.
  */

@@ -1,6 +1,6 @@
 import type { AgentId } from '../model/agentEvents';
 
-/** What a transcript's path says about it (transcript-formats.md §1.2, §2.1, §3.1, §4.1). */
+/** What a transcript's path says about it (docs/transcripts.md §1.2, §2.1, §3.1, §4.1). */
 export interface TranscriptPathInfo {
   /** Session id from the file/directory name (the parent session for subagent files). */
   sessionId?: string;

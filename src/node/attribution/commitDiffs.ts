@@ -18,7 +18,7 @@ import { TimeSlice } from '../util/timeSlice';
 import { isObjectId, objectFormatOf, objectIdPattern } from '../../core/git/objectId';
 
 /**
- * The git side of commit attribution (shared docs: agentnote-format.md §3.1–3.2, §3.6–3.7, §8):
+ * The git side of commit attribution (docs/note-format.md §3.1–3.2, §3.6–3.7, §6):
  * commit paths and blobs from diff-tree, committed hunks from ONE diff-tree call, blob-to-blob diffs
  * for the edit pairs, generated-file headers, `.agentnoteignore` — then `analyzeCommit` feeds the
  * pure core (src/core/attribution). Every diff runs with pinned options (no external diff, no
@@ -439,7 +439,7 @@ export class CommitDiffs {
 
   /**
    * `.agentnoteignore` of the commit's tree; if the commit has none, the working tree's (which is
-   * all the CLI ever reads — §8 lists that as a flaw: the result then depends on when you record).
+   * all the CLI ever reads — docs/note-format.md §3.7: its result then depends on when it records).
    */
   async agentnoteIgnore(sha: string): Promise<{ text: string; source: 'commit' | 'worktree' | 'none' }> {
     try {

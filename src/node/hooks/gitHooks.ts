@@ -3,8 +3,8 @@
  *
  * The hooks
  * - `prepare-commit-msg` adds `Agentnote-Session: <id>` to new commits made while an agent session
- *   has fresh file evidence — the Agent Note CLI's rule (shared docs: agentnote-format.md §1.9
- *   item 1): skipped when `$2` is `commit` (amend without -m, -c, -C); needs a non-empty
+ *   has fresh file evidence — the Agent Note CLI's rule (docs/note-format.md §1.9):
+ *   skipped when `$2` is `commit` (amend without -m, -c, -C); needs a non-empty
  *   `agentnote/session` pointer, a numeric `heartbeat` at most 3600 s old (an older one writes the
  *   one-shot `post_commit_fallback` marker `head` instead), a non-empty current-turn
  *   `changes.jsonl` or `pre_blobs.jsonl`, and a message without `Agentnote-Session` yet. The

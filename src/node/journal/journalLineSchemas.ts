@@ -1,5 +1,5 @@
 /**
- * zod schemas for the session-journal JSONL lines (shared docs: agentnote-format.md §2.1), used to
+ * zod schemas for the session-journal JSONL lines (docs/note-format.md §2.1), used to
  * validate what we read back (the CLI, older CLI versions and our own writer share these files).
  * Lenient where older writers omitted fields (filled with the neutral value), unknown keys kept.
  * `journalKeyOrder` lists the order in which the CLI writes the keys of each line kind.

@@ -17,7 +17,7 @@ import {
 import { appendJsonlLine, readJsonlFile, writeFileAtomic, type JsonlReadResult } from './jsonlFile';
 import { TimeSlice } from '../util/timeSlice';
 
-/** File names of the CLI-compatible journal (shared docs: agentnote-format.md §2). */
+/** File names of the CLI-compatible journal (docs/note-format.md §2). */
 export const journalFileNames = {
   /** `agentnote/session`: active session id, no newline; last writer wins. */
   session: 'session',
@@ -134,7 +134,7 @@ function serialized<T>(key: string, fn: () => Promise<T>): Promise<T> {
 
 /**
  * The per-repository session journal at `<git-dir>/agentnote/`, shared with the Agent Note CLI
- * (shared docs: agentnote-format.md §2). The directory comes from
+ * (docs/note-format.md §2). The directory comes from
  * `git rev-parse --git-path agentnote`, so every linked worktree has its own journal
  * (`.git/worktrees/<name>/agentnote/`), exactly like the CLI's `<git-dir>/agentnote`.
  *
@@ -290,7 +290,7 @@ export class SessionJournal {
 }
 
 /**
- * One session directory `sessions/<id>/` (shared docs: agentnote-format.md §2).
+ * One session directory `sessions/<id>/` (docs/note-format.md §2).
  *
  * CLI files: `prompts.jsonl`, `changes.jsonl`, `pre_blobs.jsonl` (current turn; archived as
  * `<stem>-<base36 epoch ms>.jsonl` on every new prompt), `events.jsonl`, `committed_pairs.jsonl`

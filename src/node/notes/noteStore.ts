@@ -8,7 +8,7 @@ import type { BlobStore } from '../git/blobStore';
 import { GitError, type GitRunner } from '../git/gitRunner';
 import { isObjectId, objectIdSource } from '../../core/git/objectId';
 
-/** The notes ref of Agent Note (shared docs: agentnote-format.md §1.1). */
+/** The notes ref of Agent Note (docs/note-format.md §1.1). */
 export const agentNoteRef = 'refs/notes/agentnote';
 
 export type NoteWriteResult = 'written' | 'exists';

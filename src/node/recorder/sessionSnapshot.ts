@@ -9,7 +9,7 @@ import { TimeSlice } from '../util/timeSlice';
  * no commit consumed yet, and the consumption / prompt-window state — from the CLI-shaped files,
  * so sessions written by the Agent Note CLI's own hooks are used exactly like ours.
  *
- * Pairing follows the CLI (shared docs: agentnote-format.md §3.1–3.2): entries already consumed
+ * Pairing follows the CLI (docs/note-format.md §3.1–3.2): entries already consumed
  * (key `change:<change_id>` > `id:<tool_use_id>` > `<turn>:<file>`) are dropped first; a change
  * whose `tool_use_id` matches a pre-blob forms a pair and takes the pre-blob's turn and prompt id;
  * entries without ids are paired first-in-first-out per file; a change without a pre-blob is

@@ -4,8 +4,8 @@ import type { CommitDiffs } from '../attribution/commitDiffs';
 import type { JournalPair } from '../../core/model/journalPairs';
 
 /**
- * Line attribution of a file that is not committed yet: the same 3-diff as a commit (shared
- * docs: agentnote-format.md §3.2, src/core/attribution/commitAttribution.ts), with "committed" =
+ * Line attribution of a file that is not committed yet: the same 3-diff as a commit
+ * (docs/note-format.md §3.2, src/core/attribution/commitAttribution.ts), with "committed" =
  * the blob of the current text and "parent" = the file's blob at HEAD (the empty blob when HEAD
  * has no such file). `pairs` are the file's unconsumed agent edits (any order; sorted by time
  * here). Pairs whose blobs cannot be diffed are skipped. Never throws for a single pair.

@@ -1,6 +1,6 @@
 /**
  * Sharing Agent Note git notes with remotes, and keeping them across rewrites
- * (shared docs: agentnote-format.md §1.1 "Sharing" and §8). The parts:
+ * (docs/note-format.md §1.1 and §6). The parts:
  *
  * - fetchConfig.ts: the glob fetch refspec into `refs/notes/remotes/<remote>/agentnote` (a plain
  *   fetch never fails because of us and never touches local notes), migration of the old one.

@@ -9,7 +9,7 @@ import { isInsideDir } from '../../core/git/repoPath';
 import { hostPathRules } from '../util/hostPaths';
 
 /**
- * Finds the agent transcripts that belong to one repository (transcript-formats.md §1.2, §2.1,
+ * Finds the agent transcripts that belong to one repository (docs/transcripts.md §1.2, §2.1,
  * §3.1, §4.1, §6.7).
  *
  * Ownership rule: a transcript belongs to the repository when its session's working directory is

@@ -29,7 +29,7 @@ export interface LocationOptions {
 }
 
 /**
- * Transcript roots per agent (transcript-formats.md §1.1, §2.1, §3.1, §4.1):
+ * Transcript roots per agent (docs/transcripts.md §1.1, §2.1, §3.1, §4.1):
  * Cursor `~/.cursor/projects`; Claude `${CLAUDE_CONFIG_DIR:-~/.claude}/projects`;
  * Codex `${CODEX_HOME:-~/.codex}/sessions`; Gemini `${GEMINI_CLI_HOME:-~}/.gemini/tmp`;
  * plus the same layouts under every extra root. Paths are not checked for existence.

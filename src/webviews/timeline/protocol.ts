@@ -1,5 +1,5 @@
 /**
- * Protocol of the session Timeline webview (style.md §2.7): the resource-shaped state the host
+ * Protocol of the session Timeline webview (docs/webviews.md): the resource-shaped state the host
  * sends, the UI state the webview persists, and the typed message descriptors.
  * No `vscode` import: bundled into the browser app.
  */

@@ -9,7 +9,7 @@ import {
   unwrapCursorUserText,
 } from '../../../src/core/agents/promptSanitizer';
 
-describe('sanitizePrompt (agentnote-format.md §4.4)', () => {
+describe('sanitizePrompt (docs/note-format.md §4.4)', () => {
   it('trims and drops empty text', () => {
     assert.equal(sanitizePrompt('  fix it \n'), 'fix it');
     assert.equal(sanitizePrompt(' \n\t '), undefined);
@@ -46,7 +46,7 @@ describe('sanitizePrompt (agentnote-format.md §4.4)', () => {
   });
 });
 
-describe('Claude prompt rules (transcript-formats.md §2.4)', () => {
+describe('Claude prompt rules (docs/transcripts.md §2.4)', () => {
   it('recognizes injected records by their flags', () => {
     assert.equal(isClaudeInjectedRecord({}), false);
     assert.equal(isClaudeInjectedRecord({ promptSource: 'typed', origin: { kind: 'human' } }), false);
@@ -76,7 +76,7 @@ describe('Claude prompt rules (transcript-formats.md §2.4)', () => {
   });
 });
 
-describe('Cursor prompt rules (transcript-formats.md §1.2)', () => {
+describe('Cursor prompt rules (docs/transcripts.md §1.3)', () => {
   it('keeps only the user_query body and reads the timestamp tag', () => {
     const raw =
       '<timestamp>Tuesday, Sep 8, 2026, 1:56 PM (UTC-7)</timestamp>\n<rules>tabs</rules>\n<user_query>\nfix the bug\n</user_query>';
@@ -97,7 +97,7 @@ describe('Cursor prompt rules (transcript-formats.md §1.2)', () => {
   });
 });
 
-describe('Codex prompt rules (transcript-formats.md §3.4)', () => {
+describe('Codex prompt rules (docs/transcripts.md §3.4)', () => {
   it('drops injected user items', () => {
     for (const t of [
       '# AGENTS.md instructions for /repo\n\n<INSTRUCTIONS>x</INSTRUCTIONS>',

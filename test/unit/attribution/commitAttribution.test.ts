@@ -57,7 +57,7 @@ describe('commitAttribution', () => {
     assert.deepEqual(r.contributingInteractionKeys, ['t1']);
   });
 
-  it('no edit data ⇒ file level without lines (CLI §3.2 step 3)', () => {
+  it('no edit data ⇒ file level without lines (docs/note-format.md §3.2 step 3)', () => {
     const r = commitAttribution({
       hasEditData: false,
       files: [file('a.ts', { byAi: true, diff1: [h(1, 1)] }), file('b.ts', { diff1: [h(1, 1)] })],
@@ -116,7 +116,7 @@ describe('commitAttribution', () => {
     assert.equal(r.files[1].level, 'skipped');
   });
 
-  describe('Cursor exact-count upgrade (§3.3)', () => {
+  describe('Cursor exact-count upgrade (docs/note-format.md §3.3)', () => {
     const edits = [
       { interactionKey: 't1', agent: 'cursor', postBlob: 'p1', editAdded: 2, editDeleted: 0 },
       { interactionKey: 't2', agent: 'cursor', postBlob: 'final', editAdded: 1, editDeleted: 1 },

@@ -38,7 +38,7 @@ function minimal(extra: Partial<AgentNoteV1> = {}): AgentNoteV1 {
   };
 }
 
-/** The synthetic example of agentnote-format.md §1.7, byte for byte. */
+/** A synthetic note, byte for byte as the CLI writes it (layout: docs/note-format.md §1.7). */
 const specExample = `{
   "v": 1,
   "agent": "claude",

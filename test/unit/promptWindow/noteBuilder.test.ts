@@ -311,7 +311,7 @@ describe('noteBuilder', () => {
     assert.equal(built.redactions, 4);
   });
 
-  it('skips per §3.8: no interactions and no AI file, or strict mode without AI file', () => {
+  it('skips per docs/note-format.md §3.8: no interactions and no AI file, or strict mode without AI file', () => {
     const humanFiles = { files: files.map((f) => ({ ...f, by_ai: false })), attribution: { ai_ratio: 0, method: 'line' as const } };
     assert.equal(buildNote({ ...input([session('claude', 'c1', [row(1, 'just talk')])]), attribution: humanFiles }), undefined);
     const withPrompt = session('claude', 'c1', [primary(1, 'write src/a.ts', ['src/a.ts'])]);

@@ -533,7 +533,7 @@ describe('promptWindow', () => {
       assert.deepEqual([...resolvePrimaryTurns([], new Map())], []);
     });
 
-    it('selects the newest transcript suffix whose line stats equal the commit (§3.5)', () => {
+    it('selects the newest transcript suffix whose line stats equal the commit (docs/note-format.md §3.5)', () => {
       const files = new Set(['a.ts', 'b.ts']);
       const matched: TranscriptEditRow[] = [
         { turn: 1, lineStats: { 'a.ts': { added: 5, deleted: 0 } } },

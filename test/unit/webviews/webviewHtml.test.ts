@@ -5,7 +5,7 @@ const cspSource = 'https://*.vscode-cdn.net';
 const nonce = 'bm9uY2Vub25jZW5vbmNlMTI=';
 
 describe('webview HTML and CSP', () => {
-  it('builds the exact CSP of style.md §2.7', () => {
+  it('builds the exact CSP of docs/webviews.md §6', () => {
     assert.equal(
       buildCsp(cspSource, nonce),
       `default-src 'none'; img-src ${cspSource} data:; style-src ${cspSource} 'nonce-${nonce}'; script-src 'nonce-${nonce}'; font-src ${cspSource};`,

@@ -1,5 +1,5 @@
 /**
- * The only place the apps talk to the extension host (style.md §2.7 point 10): typed commands,
+ * The only place the apps talk to the extension host (docs/webviews.md §10): typed commands,
  * requests with `/completion` replies, notifications, and the persisted UI state.
  */
 import { isIpcError, isIpcMessage, type IpcCommand, type IpcMessage, type IpcNotification, type IpcRequest } from '../../protocol';

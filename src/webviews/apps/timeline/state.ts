@@ -1,6 +1,6 @@
 /**
  * Pure state logic of the Timeline app: filtering, the row view model, the UI-state reducer and
- * the keyboard mapping. No DOM here, so Node unit tests cover it (style.md §2.7 point 10).
+ * the keyboard mapping. No DOM here, so Node unit tests cover it (docs/webviews.md §10).
  */
 import type {
   TimelineCommitEntry,
