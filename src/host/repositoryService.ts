@@ -1,3 +1,4 @@
+// Long file: the per-repository pipeline is still wired here (issue #17 part 1 moves it to src/node).
 import * as vscode from 'vscode';
 import * as os from 'node:os';
 import { access } from 'node:fs/promises';

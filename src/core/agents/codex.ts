@@ -1,3 +1,4 @@
+// Long file: Codex CLI's rollout format: every record type of four format generations (0.47 to 0.145) and the apply_patch/shell edit tools in one parser, so one agent stays one file.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { normalizeAgentPath } from './agentPath';

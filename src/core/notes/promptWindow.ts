@@ -1,3 +1,4 @@
+// Long file: the prompt-window policy mirrors the CLI's rules one to one; more than half of the file is the documented input model.
 /**
  * Prompt-window selection: which prompts of an agent session go into the note of one commit
  * (docs/note-format.md §4.1, with the signals of §4.2 and the primary-turn rules of

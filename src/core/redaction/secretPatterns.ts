@@ -1,3 +1,4 @@
+// Long file: a table: one entry per credential format (60+), kept in priority order in one list.
 /**
  * Built-in credential patterns for secret redaction, in priority order (vendor-specific formats
  * first, context heuristics last). Every regex is global and linear-time: bounded quantifiers, no

@@ -1,3 +1,4 @@
+// Long file: mirrors the CLI's `pr` output: the JSON roll-up and the Markdown renderer share the same per-commit rows and must stay in step.
 /**
  * The PR report of a commit range, mirroring `agent-note pr` of the Agent Note CLI v1.0.8
  * (docs/note-format.md §5): the `--json` object (same keys, same order, same

@@ -1,3 +1,4 @@
+// Long file: all git reads of one commit's attribution (batched trees, diff-tree, cat-file) in one place, so a note costs a fixed number of git processes.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';

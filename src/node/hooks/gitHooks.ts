@@ -1,3 +1,4 @@
+// Long file: install and remove our hooks next to husky, lefthook, pre-commit and any core.hooksPath: one state machine with its shell scripts.
 /**
  * Our git hooks (POSIX sh), installed next to whatever hooks the user and their tools already have.
  *

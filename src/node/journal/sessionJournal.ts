@@ -1,3 +1,4 @@
+// Long file: the journal's one writer: layout, the per-session lock, rotation and retention must agree on the same files.
 import { randomUUID } from 'node:crypto';
 import { ensurePrivateDir } from '../util/privateFiles';
 import { open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';

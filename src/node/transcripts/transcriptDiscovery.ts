@@ -1,3 +1,4 @@
+// Long file: where every agent's sessions live and which belong to this repository, with the ownership checks that go with each place.
 import * as path from 'node:path';
 import type { AgentId } from '../../core/model/agentEvents';
 import { type Clock, Counters, type Logger, nullLogger, systemClock } from '../../core/ports';

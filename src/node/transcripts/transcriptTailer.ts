@@ -1,3 +1,4 @@
+// Long file: the tail state machine of one transcript (offsets, rotation, truncation, back-pressure, catch-up) is one unit whose states must be read together.
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
