@@ -1,0 +1,179 @@
+import { aiRatio } from '../attribution/aiRatio';
+import { addedLinePositions, countDiffLines, type DiffHunk } from '../attribution/diffHunks';
+import { mergeRanges } from '../attribution/lineAttribution';
+import type { Clock } from '../ports';
+import type { AgentNoteV1, NoteAiRange, NoteFile, NoteInteraction, NoteLines } from './noteTypes';
+
+/**
+ * The note of a commit made by rewriting noted commits (rebase, squash, amend, cherry-pick),
+ * computed for the new commit's own diff (issue #18). Pure: the caller asks git for the diffs.
+ *
+ * The rule: a gap is acceptable, wrong attribution is not. A line of the new commit is AI only when
+ * - the new commit adds it (diff1: new parent → new commit), and
+ * - git's diff of a source commit's version of the file to the new commit's version (`hunks`)
+ *   leaves it unchanged (outside every hunk, so its content is identical), and
+ * - it is inside the source note's `ai_ranges` and the source note has line counts.
+ * Everything else the new commit adds (conflict resolutions, a person's fixup) is the person's.
+ * Several sources (squash) give the union of their interactions and ranges; where two sources
+ * claim the same line the later one owns it.
+ */
+
+/** One noted commit the new commit came from (oldest first). */
+export interface RewriteSource {
+  note: AgentNoteV1;
+}
+
+/** One file of the new commit (diff-tree order). */
+export interface RewrittenFile {
+  path: string;
+  /** new parent → new commit hunks; undefined when git could not diff it (the file then gets no AI claim). */
+  diff1: readonly DiffHunk[] | undefined;
+  /**
+   * Per source (same index as `sources`): the hunks of git's diff of the source commit's blob of
+   * this path to the new commit's blob; undefined when the source has no such file or it was not
+   * diffed.
+   */
+  fromSource: readonly (readonly DiffHunk[] | undefined)[];
+}
+
+export interface RewriteNoteInput {
+  sources: readonly RewriteSource[];
+  files: readonly RewrittenFile[];
+  clock: Clock;
+}
+
+/**
+ * Where a line of the old side of `hunks` (`-U0` hunks of old → new) is on the new side, or
+ * undefined when the diff changed or deleted it.
+ */
+export function mapUnchangedLine(hunks: readonly DiffHunk[], line: number): number | undefined {
+  let delta = 0;
+  for (const h of [...hunks].sort((a, b) => a.oldStart - b.oldStart)) {
+    if (h.oldCount > 0 && line >= h.oldStart && line < h.oldStart + h.oldCount) return undefined;
+    // a pure insertion (oldCount 0) sits after old line oldStart
+    const lastOld = h.oldCount > 0 ? h.oldStart + h.oldCount - 1 : h.oldStart;
+    if (line > lastOld) delta += h.newCount - h.oldCount;
+    else break;
+  }
+  return line + delta;
+}
+
+/** The note of the new commit, or undefined when none of its added lines keeps an AI claim. */
+export function rewriteNote(input: RewriteNoteInput): AgentNoteV1 | undefined {
+  // union of the sources' interactions (identical ones once), in source order
+  const interactions: NoteInteraction[] = [];
+  const indexOf = new Map<string, number>();
+  const remap: number[][] = input.sources.map((s) =>
+    s.note.interactions.map((i) => {
+      const key = JSON.stringify(i);
+      let at = indexOf.get(key);
+      if (at === undefined) {
+        at = interactions.length;
+        indexOf.set(key, at);
+        interactions.push(i);
+      }
+      return at;
+    }),
+  );
+
+  const paths = new Set(input.files.map((f) => f.path));
+  const files: NoteFile[] = [];
+  const lines: NoteLines = { ai_added: 0, total_added: 0, deleted: 0 };
+  let complete = true;
+  const aiLinesBySource = input.sources.map(() => 0);
+  for (const f of input.files) {
+    const flags = sourceFlags(input.sources, f.path);
+    const entry: NoteFile = { path: f.path, by_ai: false };
+    if (flags.generated) entry.generated = true;
+    if (flags.ignored) entry.ai_ratio_excluded = true;
+    if (!f.diff1) {
+      if (!flags.generated && !flags.ignored) complete = false;
+      files.push(entry);
+      continue;
+    }
+    const added = addedLinePositions(f.diff1);
+    const owner = new Map<number, { interaction: number | null; source: number }>();
+    input.sources.forEach((s, si) => {
+      const hunks = f.fromSource[si];
+      const src = s.note.files.find((x) => x.path === f.path);
+      if (!hunks || !src?.ai_ranges || !s.note.attribution.lines) return;
+      const addedSet = new Set(added);
+      for (const r of src.ai_ranges) {
+        for (let line = r.start; line <= r.end; line++) {
+          const to = mapUnchangedLine(hunks, line);
+          if (to === undefined || !addedSet.has(to)) continue;
+          const interaction = r.interaction !== null && r.interaction < remap[si].length ? remap[si][r.interaction] : null;
+          owner.set(to, { interaction, source: si });
+        }
+      }
+    });
+    const aiLines = added.filter((l) => owner.has(l));
+    const counts = countDiffLines(f.diff1);
+    if (!flags.generated && !flags.ignored) {
+      lines.total_added += counts.added;
+      lines.deleted += counts.deleted;
+      lines.ai_added += aiLines.length;
+    }
+    for (const l of aiLines) aiLinesBySource[owner.get(l)?.source ?? 0]++;
+    if (aiLines.length > 0) {
+      entry.by_ai = true;
+      const owners = aiLines.map((l) => {
+        const i = owner.get(l)?.interaction;
+        return i === null || i === undefined ? null : String(i);
+      });
+      entry.ai_ranges = mergeRanges(aiLines, owners).map(
+        (r): NoteAiRange => ({ start: r.start, end: r.end, interaction: r.interactionKey === null ? null : Number(r.interactionKey) }),
+      );
+    }
+    files.push(entry);
+  }
+  if (!files.some((f) => f.by_ai)) return undefined;
+
+  // the session of the source owning most surviving AI lines (ties: the first)
+  let lead = 0;
+  aiLinesBySource.forEach((n, i) => {
+    if (n > aiLinesBySource[lead]) lead = i;
+  });
+  const head = input.sources[lead].note;
+  const ratioFiles = files.map((f) => ({
+    path: f.path,
+    by_ai: f.by_ai,
+    generated: f.generated === true,
+    ai_ratio_excluded: f.ai_ratio_excluded === true,
+  }));
+  return {
+    v: 1,
+    agent: head.agent,
+    session_id: head.session_id,
+    timestamp: new Date(input.clock.now()).toISOString(),
+    model: head.model,
+    interactions: interactions.map((i) => restrictFilesTouched(i, paths)),
+    files,
+    attribution: aiRatio(ratioFiles, complete ? lines : undefined),
+  };
+}
+
+function sourceFlags(sources: readonly RewriteSource[], path: string): { generated: boolean; ignored: boolean } {
+  let generated = false;
+  let ignored = false;
+  for (const s of sources) {
+    const f = s.note.files.find((x) => x.path === path);
+    if (f?.generated) generated = true;
+    if (f?.ai_ratio_excluded) ignored = true;
+  }
+  return { generated, ignored };
+}
+
+/** `files_touched` restricted to the new commit's files (dropped when none is left), key order kept. */
+function restrictFilesTouched(i: NoteInteraction, paths: ReadonlySet<string>): NoteInteraction {
+  if (!Array.isArray(i.files_touched)) return i;
+  const kept = i.files_touched.filter((p) => paths.has(p));
+  const out: NoteInteraction = { prompt: i.prompt, response: i.response };
+  for (const [k, v] of Object.entries(i)) {
+    if (k === 'prompt' || k === 'response') continue;
+    if (k === 'files_touched') {
+      if (kept.length > 0) out.files_touched = kept;
+    } else out[k] = v;
+  }
+  return out;
+}
