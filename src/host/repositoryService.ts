@@ -162,7 +162,10 @@ export class RepositoryService implements vscode.Disposable {
   /** Counters of this repository's work (git, transcripts, journal, recorder, capture): numbers only. */
   counters(): Record<string, number> {
     const t = this.pipeline.capture?.counters;
-    return { ...this.pipeline.counters(), ...(t ? { 'capture.reloads': t.reloads, 'capture.adopted': t.adopted } : {}) };
+    return {
+      ...this.pipeline.counters(),
+      ...(t ? { 'capture.reloads': t.reloads, 'capture.adopted': t.adopted, 'capture.reloadTransitions': t.reloadTransitions } : {}),
+    };
   }
 
   /** Records `rev` (default HEAD) again exactly as a HEAD move does (tests and the API). */

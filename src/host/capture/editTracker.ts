@@ -38,8 +38,11 @@ export class EditTracker implements vscode.Disposable {
   private seq = 0;
   /** Time spent in the change handler (ms), for the benchmark: totals and the last 1,024 samples. */
   handlerStats = { calls: 0, totalMs: 0, maxMs: 0 };
-  /** Reloads from disk told apart from edits, and changes of documents adopted without an open event. */
-  readonly counters = { reloads: 0, adopted: 0 };
+  /**
+   * Reloads from disk told apart from edits, changes of documents adopted without an open event, and
+   * disk writes recorded from a reload (before the file watcher reported them).
+   */
+  readonly counters = { reloads: 0, adopted: 0, reloadTransitions: 0 };
   private readonly handlerSamples = new Float64Array(1024);
 
   /** Median of the recent change-handler durations (ms). */
@@ -104,14 +107,21 @@ export class EditTracker implements vscode.Disposable {
     if (!m && rel) m = this.adopt(e.document, rel);
     if (m && rel) {
       const now = systemClock.now();
-      if (!e.document.isDirty && e.reason === undefined && isReloadFromDisk(e.document.getText(), this.snapshots.readCurrentSync(rel))) {
+      const clean = !e.document.isDirty && e.reason === undefined;
+      const disk = clean ? this.snapshots.readCurrentSync(rel) : undefined;
+      if (clean && isReloadFromDisk(e.document.getText(), disk)) {
         // the editor reloaded the document after its file changed on disk (the buffer now equals the
-        // file): never an edit in the editor; the file watcher reports the disk transition itself.
-        // A clean document's FIRST edit (VS Code reports it with isDirty === false too) leaves the
-        // buffer different from the file and goes on below like any other change.
+        // file): never an edit in the editor. A clean document's FIRST edit (VS Code reports it with
+        // isDirty === false too) leaves the buffer different from the file and goes on below like any
+        // other change.
         if (m.hasPending) this.flushDoc(e.document, m, m.materialize());
         m.checkpoint(e.document.getText());
         this.counters.reloads++;
+        // The reload is itself proof of the disk write: record it now rather than wait for the file
+        // watcher, whose event can come late (or not at all for quick successive writes). Waiting
+        // lost the write when the document was edited and saved before the watcher spoke: the save
+        // updated the snapshot and the watcher's read then found nothing changed (issue #15).
+        if (typeof disk === 'string') this.diskSeen(rel, disk, now);
       } else if (this.looksLikeTyping(e)) {
         m.push(e.contentChanges, now);
         this.scheduleIdleFlush();
@@ -220,6 +230,15 @@ export class EditTracker implements vscode.Disposable {
     } catch (e) {
       this.log.debug(`disk read failed for a file: ${String(e)}`);
     }
+  }
+
+  /** A write on disk seen by other means than the watcher: the transition from the last known text. */
+  private diskSeen(rel: string, after: string, now: number): void {
+    const before = this.snapshots.get(rel);
+    if (before === undefined || before === after) return; // unknown: the watcher's read decides
+    this.snapshots.set(rel, after);
+    this.counters.reloadTransitions++;
+    this.emitTransition(rel, before, after, now, 'disk');
   }
 
   /** Waits for pending disk reads and flushes typing (called before a commit is recorded). */

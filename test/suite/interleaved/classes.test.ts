@@ -183,8 +183,9 @@ describe('interleaved sessions: the failure classes (issue #15)', function () {
     await sleep(300);
     codex.updateFile('c4/list.txt', 'a\nb\nb2\nc\nd\n');
     // the editor reloads the document: from here on the buffer is what Codex wrote, and Cursor edits
-    // it and saves at once — possibly before the file watcher has reported Codex's write (whether the
-    // watcher is late here depends on the machine)
+    // it and saves at once — possibly before the file watcher has reported Codex's write. Whether the
+    // watcher is late here depends on the machine: where it is prompt this checks the scenario, not
+    // the reload-recorded write specifically (EditTracker.diskSeen)
     await inSyncWithDisk(editor.document);
     await agentReplaceLines(editor.document, 4, 4, ['d1', 'd2']);
     cursor.strReplace('c4/list.txt', 'd', 'd1\nd2');
