@@ -513,6 +513,8 @@ describe('randomized interleaved sessions (issue #15)', function () {
           total[k] += sim.m[k];
         total.seeds++;
         total.failures.push(...sim.m.failures);
+        // a failing seed's whole step log, to see what led to it (the failure names only the last steps)
+        if (sim.m.failures.length) console.log(`seed ${seed} steps:\n  ${sim.log.map((l, i) => `${i + 1}. ${l}`).join('\n  ')}`);
         console.log(
           `seed ${seed}: commits exact ${sim.m.exact}/${sim.m.commits}, AI lines ${sim.m.correct}/${sim.m.truthAi} found, ${sim.m.claimed - sim.m.correct} wrong claims, prompts right ${sim.m.promptsRight}, hovers ${sim.m.hoversRight}/${sim.m.hovers}`,
         );
