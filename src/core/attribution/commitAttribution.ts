@@ -17,7 +17,8 @@ import { attributeLines, mergeRanges, type AiRange, type EditPairDiff, type Line
  *   upgrade (§3.3) applies — only while some edit of the file lacks a full pair; when every edit
  *   has one, the 3-diff alone decides: the edits' reported added/deleted sums equal the committed counts and
  *   the committed blob equals the last post-edit blob ⇒ every added line is AI (lines claimed by a
- *   pair keep that pair's owner; the rest get the counted edits' interaction, or null when several).
+ *   pair keep that pair's owner; the rest get the interaction of the edits without a full pair, or null
+ *   when several).
  * - `evidence` — ours, where the CLI gives up: an AI file without a full pair and without an exact
  *   count match, whose committed blob equals the agent's last post-edit blob. Nobody changed the
  *   file after the agent's last edit, so every added line is counted as AI (owner: the edits'
@@ -50,6 +51,8 @@ export interface FileEditEvidence {
   /** Lines the edit added / deleted as reported by the agent (Cursor `edits[]`), both or neither. */
   editAdded?: number;
   editDeleted?: number;
+  /** Id of the edit's full pair in `CommitFileInput.pairs`, when it has a pre-blob. */
+  pairId?: string;
 }
 
 export interface CommitFileInput {
@@ -163,7 +166,14 @@ function attributeFile(f: CommitFileInput): AttributedFile {
     const added = counted.reduce((s, e) => s + (e.editAdded ?? 0), 0);
     const deleted = counted.reduce((s, e) => s + (e.editDeleted ?? 0), 0);
     if (added === committed.added && deleted === committed.deleted) {
-      const detail = attributeLines(diff1, f.pairs, { claimAllAdded: { interactionKey: soleKey(countedKeys) } });
+      // Lines no pair claims were written by the edits without a full pair (a paired edit's surviving
+      // line is claimed by its own pair; one a later edit rewrote is in that edit's post-blob). When
+      // those edits share one interaction, the lines are that interaction's, even if the paired
+      // edits belong to others (a Codex write without pre-blob next to Cursor's edit, issue #15).
+      const paired = new Set(f.pairs.map((p) => p.pairId));
+      const unpairedKeys = unique(f.edits.filter((e) => e.pairId === undefined || !paired.has(e.pairId)).map((e) => e.interactionKey));
+      const owner = soleKey(unpairedKeys.length > 0 ? unpairedKeys : countedKeys);
+      const detail = attributeLines(diff1, f.pairs, { claimAllAdded: { interactionKey: owner } });
       // The CLI credits every counted edit's turn here (and not the pairs'), even without added lines.
       return { ...lineFile(base, 'line', 'countMatch', detail), contributingInteractionKeys: countedKeys };
     }

@@ -620,6 +620,7 @@ export async function analyzeCommit(
       agent: p.agent,
       postBlob: p.postBlob,
       ...(p.editAdded !== undefined && p.editDeleted !== undefined ? { editAdded: p.editAdded, editDeleted: p.editDeleted } : {}),
+      ...(p.preBlob ? { pairId: p.pairId } : {}),
     }));
     const d1 = diff1ByPath.get(e.path);
     const input: CommitFileInput = {

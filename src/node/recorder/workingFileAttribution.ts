@@ -42,6 +42,7 @@ export async function workingFileAttribution(
     agent: p.agent,
     postBlob: p.postBlob as string,
     ...(p.editAdded !== undefined && p.editDeleted !== undefined ? { editAdded: p.editAdded, editDeleted: p.editDeleted } : {}),
+    ...(p.preBlob ? { pairId: `${p.sessionId}/${p.pairId}` } : {}),
   }));
   const result = commitAttribution({
     files: [

@@ -143,6 +143,53 @@ describe('commitAttribution', () => {
       );
       assert.deepEqual(r.contributingInteractionKeys, ['t1', 't2']);
     });
+    it('lines no pair claims belong to the edits without a full pair: one interaction ⇒ its lines (#15)', () => {
+      // Codex replaces line 4 by three lines on disk (counts, no pre-blob), then Cursor replaces line 1
+      // through the editor (a full pair): Codex's lines keep Codex's prompt instead of null
+      const mixed = [
+        { interactionKey: 'codex-1', agent: 'codex', postBlob: 'p1', editAdded: 3, editDeleted: 1 },
+        { interactionKey: 'cursor-2', agent: 'cursor', postBlob: 'final', editAdded: 1, editDeleted: 1, pairId: 'cursor-2-pair' },
+      ];
+      // Cursor's pre-blob already holds Codex's lines: its diff2 adds only line 1
+      const exact = commitAttribution({
+        hasEditData: true,
+        files: [
+          file('f2.txt', {
+            byAi: true,
+            committedBlob: 'final',
+            diff1: [h(1, 1, 1, 1), h(4, 3, 4, 1)],
+            edits: mixed,
+            pairs: [pair('cursor-2', [h(1, 1, 1, 1)], [])],
+          }),
+        ],
+      });
+      assert.equal(exact.files[0].basis, 'countMatch');
+      assert.deepEqual(exact.files[0].ranges, [
+        { start: 1, end: 1, interactionKey: 'cursor-2' },
+        { start: 4, end: 6, interactionKey: 'codex-1' },
+      ]);
+      // two unpaired interactions ⇒ still null (no guess between them)
+      const two = commitAttribution({
+        hasEditData: true,
+        files: [
+          file('f2.txt', {
+            byAi: true,
+            committedBlob: 'final',
+            diff1: [h(1, 1, 1, 1), h(4, 3, 4, 1)],
+            edits: [
+              { ...mixed[0], editAdded: 2 },
+              { interactionKey: 'codex-3', agent: 'codex', postBlob: 'p3', editAdded: 1, editDeleted: 0 },
+              mixed[1],
+            ],
+            pairs: [pair('cursor-2', [h(1, 1, 1, 1)], [])],
+          }),
+        ],
+      });
+      assert.deepEqual(
+        two.files[0].ranges.map((x) => x.interactionKey),
+        ['cursor-2', null],
+      );
+    });
     it('every edit has a full pair ⇒ no upgrade: a person’s change between two agent edits that keeps the counts stays the person’s (#15)', () => {
       // x = 1 / y = 2 written by edit 1 (lines 3–4), the person retypes line 3, edit 2 adds z (line 6):
       // edit counts 2 + 1 = committed 3 added, committed = post of edit 2 — the upgrade would claim line 3
