@@ -3,9 +3,19 @@ import { getPriority, setPriority } from 'node:os';
 import { type Logger, nullLogger, Counters } from '../../core/ports';
 import { Limiter } from '../util/limiter';
 import { spawnPacer } from '../util/spawnPacer';
+import { isPlainBinaryPath, isPorcelainCommand, runPorcelain } from './gitPorcelain';
+
+/** Whether `nice` starts on this machine (undefined until the first background command tells). */
+let niceUsable: boolean | undefined;
+
+/** Forgets what the first background command found out about `nice` (tests). */
+export function resetNiceProbe(): void {
+  niceUsable = undefined;
+}
 
 /**
- * Every git call of the extension goes through here, with options pinned so that the user's
+ * Every git call of the extension goes through here (one-shot commands through simple-git, see
+ * gitPorcelain.ts; batch and streaming processes through our own spawn), with options pinned so that the user's
  * configuration cannot change results (pager, colour, external diff, quoting, diff algorithm),
  * optional locks off (we never contend with the user's own `git commit` for index.lock),
  * no terminal prompts, and a timeout after which a hung git process is killed.
@@ -140,13 +150,72 @@ export class GitRunner {
 
   /**
    * Runs `git <args>` and returns stdout. Rejects with GitError on a non-accepted exit code,
-   * a timeout or a missing git binary. A plain spawn (runBuffer): simple-git waits 50 ms more
-   * after every command that prints nothing (`update-ref`, `notes add`…), which made a note
-   * write alone cost 200 ms.
+   * a timeout or a missing git binary. A one-shot command (a subcommand first, no standard input)
+   * goes through simple-git (`gitPorcelain.ts`); one with standard input goes through our own
+   * spawn, like runBuffer.
    */
   async run(args: string[], opts: GitRunOptions = {}): Promise<string> {
+    if (opts.input === undefined && opts.maxOutputBytes === undefined && !opts.onStdout && !opts.signal && this.porcelainFits(args)) {
+      this.counters.inc('git.calls');
+      return this.slots.run(() => this.porcelain(args, opts));
+    }
     const out = await this.runBuffer(args, opts);
     return out.toString('utf8');
+  }
+
+  /**
+   * simple-git runs this command: a one-shot command (see isPorcelainCommand), a git path simple-git
+   * accepts as it is, and a priority it can give: normal, or `nice`'s default +10 where `nice`
+   * exists (not Windows). Otherwise our own spawn, which renices the process by its pid (simple-git
+   * does not expose the child process).
+   */
+  private porcelainFits(args: readonly string[]): boolean {
+    if (!isPorcelainCommand(args) || !isPlainBinaryPath(this.gitPath)) return false;
+    return this.niceness === 0 || (this.niceness === 10 && process.platform !== 'win32' && niceUsable !== false);
+  }
+
+  private async porcelain(args: string[], opts: GitRunOptions): Promise<string> {
+    const timeoutMs = opts.timeoutMs ?? this.timeoutMs;
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries({ ...process.env, ...pinnedEnv, ...opts.env })) if (v !== undefined) env[k] = v;
+    const nice = this.niceness > 0;
+    // a process start is synchronous and costs milliseconds in the extension host: paced per turn
+    const r = await spawnPacer.startTracked((started) =>
+      runPorcelain(args, {
+        cwd: this.cwd,
+        gitPath: this.gitPath,
+        config: pinnedConfig,
+        env,
+        timeoutMs,
+        okExitCodes: opts.okExitCodes,
+        nice,
+        onSpawned: started,
+      }),
+    );
+    if (nice && r.kind === 'spawn' && /\bnice\b/.test(r.message)) {
+      // no `nice` on this machine: every later background command uses our own spawn
+      niceUsable = false;
+      this.log.info('`nice` could not be started: background git commands renice through their pid instead');
+      return (await this.spawnGit(args, opts)).toString('utf8');
+    }
+    if (nice && r.kind !== 'spawn') niceUsable = true;
+    switch (r.kind) {
+      case 'ok':
+        return r.stdout;
+      case 'timeout':
+        this.counters.inc('git.timeouts');
+        this.log.warn(`git ${args[0]} killed after ${timeoutMs} ms`);
+        throw new GitError('timeout', `git ${args[0]} timed out after ${timeoutMs} ms`);
+      case 'refused':
+        this.counters.inc('git.failures');
+        throw new GitError('spawn', `git ${args[0]} refused: ${r.message}`);
+      case 'spawn':
+        this.counters.inc('git.failures');
+        throw new GitError('notFound', `git could not be started: ${r.message}`);
+      case 'failed':
+        this.counters.inc('git.failures');
+        throw new GitError('failed', `git ${args[0]} exited with ${r.exitCode}: ${r.stderr.trim().slice(0, 500)}`, r.exitCode, r.stderr);
+    }
   }
 
   /** Like run, but returns undefined instead of throwing when git fails. */

@@ -34,6 +34,36 @@ export class SpawnPacer {
     }
   }
 
+  /**
+   * Like `start`, for a process that a library starts a few microtasks later in the same turn
+   * (simple-git): `begin` gets a `started` callback to call right after the process start; the
+   * slot is held, and the time charged, from `begin` until `started` (or until the returned
+   * promise settles, when the start never happens).
+   */
+  async startTracked<T>(begin: (started: () => void) => Promise<T>): Promise<T> {
+    if (this.busy || this.waiting.length > 0 || this.spent >= this.budgetMs)
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.busy = true;
+    this.scheduleTurn();
+    const t0 = performance.now();
+    let released = false;
+    const release = (): void => {
+      if (released) return;
+      released = true;
+      this.spent += performance.now() - t0;
+      this.busy = false;
+      if (this.spent < this.budgetMs) this.next();
+    };
+    let result: Promise<T>;
+    try {
+      result = begin(release);
+    } catch (e) {
+      release();
+      throw e;
+    }
+    return result.finally(release);
+  }
+
   /** Hands the (single) start slot to the next waiter. */
   private next(): void {
     const resolve = this.waiting.shift();

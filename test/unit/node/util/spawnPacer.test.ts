@@ -97,4 +97,49 @@ describe('SpawnPacer', () => {
     // a later start, after the queue drained, runs at once
     assert.equal(await pacer.start(() => 'later'), 'later');
   });
+  it('startTracked: a start that happens microtasks later is paced and charged like a synchronous one (simple-git)', async () => {
+    const pacer = new SpawnPacer(6);
+    const turns = turnCounter();
+    const seen: number[] = [];
+    let running = 0;
+    const results = await Promise.all(
+      Array.from({ length: 9 }, (_, i) =>
+        pacer.startTracked(async (started) => {
+          // the library awaits a few promises, then starts the process and tells us
+          await Promise.resolve();
+          await Promise.resolve();
+          running++;
+          assert.equal(running, 1, 'never two starts at once');
+          seen.push(turns.turn);
+          burn(4);
+          running--;
+          started();
+          await new Promise((r) => setTimeout(r, 5)); // the process runs; the slot is free meanwhile
+          return i;
+        }),
+      ),
+    );
+    turns.stop();
+    assert.deepEqual(results, [0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    const perTurn = new Map<number, number>();
+    for (const t of seen) perTurn.set(t, (perTurn.get(t) ?? 0) + 1);
+    assert.ok(Math.max(...perTurn.values()) <= 2, `starts per turn: ${JSON.stringify([...perTurn])}`);
+    assert.ok(perTurn.size >= 4, `spread over ${perTurn.size} turns`);
+  });
+
+  it('startTracked: a start that never happens (refused, thrown) frees the slot when it settles', async () => {
+    const pacer = new SpawnPacer(6);
+    const results = await Promise.allSettled([
+      pacer.startTracked(() => Promise.reject(new Error('refused'))),
+      pacer.startTracked(() => {
+        throw new Error('sync');
+      }),
+      pacer.startTracked(async (started) => (started(), started(), 'twice is once')),
+    ]);
+    assert.deepEqual(
+      results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message)),
+      ['refused', 'sync', 'twice is once'],
+    );
+    assert.equal(await pacer.start(() => 'later'), 'later');
+  });
 });
