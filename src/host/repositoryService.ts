@@ -134,12 +134,16 @@ export class RepositoryService implements vscode.Disposable {
 
   /**
    * Watches refs/notes/agentnote and packed-refs (the notes ref moved: fetch, another tool, the CLI)
-   * and the notes tracking refs and remote-tracking reflogs (sharing: a fetch, a push).
+   * and the notes tracking refs and remote-tracking reflogs (sharing: a fetch, a push), and the
+   * post-rewrite hook's queue (a rebase).
    */
   private watchGitDir(commonDir: string): vscode.Disposable {
     const base = vscode.Uri.file(commonDir);
     const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(base, '{refs/notes/agentnote,packed-refs}'));
     const s = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(base, '{refs/notes/remotes/**,logs/refs/remotes/**}'));
+    // the post-rewrite hook's queue, of the main work tree and of linked ones
+    const q = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(base, '{agentnote,worktrees/*/agentnote}/rewritten'));
+    const rewrites = () => this.pipeline.rewritesQueued();
     const notes = () => this.pipeline.notesRefChanged();
     const remotes = () => this.pipeline.remoteRefsChanged();
     return vscode.Disposable.from(
@@ -151,6 +155,9 @@ export class RepositoryService implements vscode.Disposable {
       s.onDidChange(remotes),
       s.onDidCreate(remotes),
       s.onDidDelete(remotes),
+      q,
+      q.onDidChange(rewrites),
+      q.onDidCreate(rewrites),
     );
   }
 

@@ -22,7 +22,10 @@
  *   CLI's; the whole hook, chained hook included), when `agentNote.sharing.push` is `off` (the
  *   extension keeps `<git-common-dir>/agentnote/vscode/push-notes-off` in step), and for pushes that
  *   only delete. Failures are swallowed.
- * Both exit 0 unless a chained hook fails (its status is propagated). Each carries the marker line
+ * - `post-rewrite` appends the old → new commit pairs of an amend or a rebase (what git passes on
+ *   its standard input) to `<git-dir>/agentnote/rewritten`; the extension computes each rebased
+ *   commit's note for its own diff from that queue (RewriteRecorder), also on its next start.
+ * All exit 0 unless a chained hook fails (its status is propagated). Each carries the marker line
  * `# agentnote-managed (vscode)` and a checksum line over its own text: a file is ours only when
  * the checksum matches (or it is byte for byte a script of an earlier version), so a user's hook
  * that merely contains our marker text is never overwritten.
@@ -53,6 +56,7 @@ import { writeConfig } from '../git/gitConfig';
 import type { GitRunner } from '../git/gitRunner';
 import { isInsideDir } from '../../core/git/repoPath';
 import { hostPathRules } from '../util/hostPaths';
+import { rewriteQueueName } from '../../core/notes/rewriteQueue';
 
 export const managedHookMarker = '# agentnote-managed (vscode)';
 /** Marker line of hooks written by the Agent Note CLI. */
@@ -60,7 +64,7 @@ export const cliHookMarker = '# agentnote-managed';
 export const hookBackupSuffix = '.agentnote-backup';
 const checksumPrefix = '# agentnote-checksum: sha256:';
 
-export const managedHookNames = ['prepare-commit-msg', 'pre-push'] as const;
+export const managedHookNames = ['prepare-commit-msg', 'pre-push', 'post-rewrite'] as const;
 export type ManagedHookName = (typeof managedHookNames)[number];
 
 /** The client-side hooks a pass-through is always made for (the set husky v9 generates). */
@@ -373,6 +377,34 @@ exit 0
 `;
 }
 
+function postRewriteBody(chain: Chain): string {
+  return `#!/bin/sh
+${managedHookMarker}
+# Agent Note for VS Code: after git rewrote commits (amend, rebase), appends the old -> new pairs
+# git reports to <git-dir>/agentnote/${rewriteQueueName}; the extension computes each new commit's note
+# for its own diff from them (also on its next start). Never fails; git ignores this hook's status.
+AGENTNOTE_REWRITTEN=$(cat; echo x)
+AGENTNOTE_REWRITTEN=\${AGENTNOTE_REWRITTEN%x}
+${chainLine('post-rewrite', chain)}
+if [ -f "$AN_CHAINED" ] && [ -x "$AN_CHAINED" ]; then
+  printf '%s' "$AGENTNOTE_REWRITTEN" | "$AN_CHAINED" "$@" || exit $?
+fi
+case "$1" in amend|rebase) ;; *) exit 0 ;; esac
+(
+  AN_DIR=$(git rev-parse --git-path agentnote 2>/dev/null) || exit 0
+  [ -n "$AN_DIR" ] && [ -d "$AN_DIR" ] || exit 0
+  umask 077
+  printf '%s\\n' "$AGENTNOTE_REWRITTEN" | awk -v kind="$1" 'NF >= 2 && $1 ~ /^[0-9a-f]+$/ && $2 ~ /^[0-9a-f]+$/ { print kind, $1, $2 }' >> "$AN_DIR/${rewriteQueueName}"
+) </dev/null >/dev/null 2>&1
+exit 0
+`;
+}
+
+/** The post-rewrite script (see the module comment). */
+export function postRewriteScript(chain: Chain = { kind: 'backup' }): string {
+  return seal(postRewriteBody(chain));
+}
+
 function passThroughBody(name: string, dir: string): string {
   return `#!/bin/sh
 ${managedHookMarker}
@@ -400,6 +432,7 @@ export function passThroughScript(name: string, dir: string): string {
 }
 
 function scriptFor(name: ManagedHookName, chain: Chain, opts: HookOptions): string {
+  if (name === 'post-rewrite') return postRewriteScript(chain);
   return name === 'pre-push' ? prePushScript(chain, opts.pushTimeoutSeconds) : prepareCommitMsgScript(chain);
 }
 

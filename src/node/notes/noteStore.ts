@@ -292,6 +292,34 @@ export class NoteStore {
     return this.serialized(() => this.writeWith(toCommit, ['-C', blob], undefined, opts.overwrite ?? false));
   }
 
+  /**
+   * Removes the note of `commit` ('missing' when it has none). Used for a rewritten commit whose
+   * copied note no longer describes it (issue #18). Throws NoteStoreError.
+   */
+  remove(commit: string): Promise<'removed' | 'missing'> {
+    return this.serialized(async () => {
+      const sha = await this.resolveCommit(commit);
+      if (!sha) throw new NoteStoreError('badCommit', `not a commit: ${commit}`);
+      let lastError: unknown;
+      for (let attempt = 0; attempt < this.writeAttempts; attempt++) {
+        if (attempt > 0) await delay(this.retryDelayMs * 2 ** (attempt - 1));
+        const old = await this.refValue();
+        if (!old || !(await this.listAt(old)).map.has(sha)) return 'missing';
+        const next = await this.buildNotesCommit(old, sha, [], undefined, false, 'remove');
+        try {
+          await this.git.run(['update-ref', '-m', "notes: Notes removed by 'git notes remove'", this.ref, next, old]);
+          this.invalidate();
+          this.log.debug(`note removed from ${sha.slice(0, 12)}`);
+          return 'removed';
+        } catch (e) {
+          lastError = e;
+          this.git.counters.inc('notes.writeRetries');
+        }
+      }
+      throw new NoteStoreError('refLocked', `${this.ref} stayed locked or kept moving after ${this.writeAttempts} attempts`, lastError);
+    });
+  }
+
   // ── internals ──
 
   private serialized<T>(fn: () => Promise<T>): Promise<T> {
@@ -372,14 +400,17 @@ export class NoteStore {
     sourceArgs: string[],
     input: string | undefined,
     overwrite: boolean,
+    action: 'add' | 'remove' = 'add',
   ): Promise<string> {
     const tmp = `refs/notes/tmp/agentnote-${process.pid}-${randomBytes(6).toString('hex')}`;
     try {
       if (old) await this.git.run(['update-ref', '--no-deref', tmp, old, '']);
-      await this.git.run(
-        ['notes', `--ref=${tmp}`, 'add', ...(overwrite ? ['-f'] : []), ...sourceArgs, sha],
-        input !== undefined ? { input } : { okExitCodes: [] },
-      );
+      if (action === 'remove') await this.git.run(['notes', `--ref=${tmp}`, 'remove', '--ignore-missing', sha], { okExitCodes: [] });
+      else
+        await this.git.run(
+          ['notes', `--ref=${tmp}`, 'add', ...(overwrite ? ['-f'] : []), ...sourceArgs, sha],
+          input !== undefined ? { input } : { okExitCodes: [] },
+        );
       const next = (await this.git.run(['rev-parse', '--verify', tmp], { okExitCodes: [] })).trim();
       if (!isObjectId(next)) throw new GitError('failed', 'temporary notes ref did not resolve');
       return next;

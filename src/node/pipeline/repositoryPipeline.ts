@@ -231,6 +231,8 @@ export class RepositoryPipeline<C extends PipelineCapture = PipelineCapture> {
         .finally(() => (this.ticking = false));
     }, this.opts.tickIntervalMs ?? 1000);
     void this.configureSharing();
+    // rewrites done while no editor was open (a rebase in a terminal): caught up now
+    this.recording = this.recording.then(() => this.recordRewrites()).catch(() => undefined);
     this.sessionsEmitter.fire();
     this.log.info(`capture started in ${systemClock.now() - t0} ms (${this.watcher?.tailedFiles.length ?? 0} transcripts tailed)`);
   }
@@ -338,6 +340,25 @@ export class RepositoryPipeline<C extends PipelineCapture = PipelineCapture> {
     this.sharingValue?.poke();
   }
 
+  /**
+   * The post-rewrite hook queued rebased commits (the host's watcher on `agentnote/rewritten`):
+   * their notes are recomputed for their own diffs once git is quiet, queued with the recording.
+   */
+  rewritesQueued(): void {
+    if (this.disposed) return;
+    this.recording = this.recording
+      .then(() => this.afterGitQuiet())
+      .then(() => this.recordRewrites())
+      .catch((e) => this.log.warn(`recomputing rebased notes failed: ${errorText(e)}`));
+  }
+
+  private async recordRewrites(): Promise<void> {
+    await this.start();
+    if (this.disposed || !this.recorderValue) return;
+    const n = await this.recorderValue.recordRewrites();
+    if (n > 0) this.log.info(`${n} rebased commit(s): notes recomputed for their own diffs`);
+  }
+
   /** HEAD is now at `current` (a no-op when it did not move); its note is recorded once git is quiet. */
   headMoved(current: string | undefined, branch: string | undefined): void {
     if (!current || current === this.head || this.disposed) return;
@@ -347,8 +368,9 @@ export class RepositoryPipeline<C extends PipelineCapture = PipelineCapture> {
     // record only once the commit (or whatever moved HEAD) is over: a short pause, then no index.lock
     this.recording = this.recording
       .then(() => this.afterGitQuiet())
-      .then(() => {
+      .then(async () => {
         void this.refreshHeadTime();
+        await this.recordRewrites();
         return this.recordHead(move.current);
       });
   }

@@ -13,6 +13,7 @@ import { AppliedKeys } from './appliedKeys';
 import { CaptureSink } from './captureSink';
 import { CaptureStore } from './captureStore';
 import { CommitRecorder } from './commitRecorder';
+import { RewriteRecorder } from './rewriteRecorder';
 import { aiTimelineRecord, EditTimeline, unclaimedTimelineRecord, type TimelineEditRecord } from './editTimeline';
 import type { LiveSessions } from './liveSession';
 import type { RecordOutcome } from './recordOutcome';
@@ -70,6 +71,7 @@ const dayMs = 24 * 3600 * 1000;
  *   note), RewriteHandler (amends, replaced commits), the pure note composer
  *   (src/core/notes/noteComposer.ts), NoteStore, consumption lines.
  * - UncommittedAttribution (uncommittedAttribution.ts): AI lines of uncommitted text.
+ * - RewriteRecorder (rewriteRecorder.ts): notes of rebased commits, from the post-rewrite queue.
  * - here: opening, the queue, record listeners and the journal retention.
  *
  * The host must: feed onAgentEvents (tailer batches) and onTransition (editor/disk tracker), call
@@ -89,6 +91,7 @@ export class RepositoryRecorder {
   private readonly transcripts: TranscriptRecorder;
   private readonly captured: CaptureSink;
   private readonly commits: CommitRecorder;
+  private readonly rewrites: RewriteRecorder;
   private readonly uncommitted: UncommittedAttribution;
   private readonly listeners = new Set<(e: { sha: string; outcome: RecordOutcome }) => void>();
   private chain: Promise<unknown> = Promise.resolve();
@@ -145,6 +148,7 @@ export class RepositoryRecorder {
       settle: () => this.settleNow(),
     });
     this.uncommitted = new UncommittedAttribution({ ...shared, blobs: this.blobs, journal });
+    this.rewrites = new RewriteRecorder({ ...shared, root: opts.root, journalRoot: journal.root, clock: this.clock, notes });
   }
 
   /**
@@ -220,6 +224,21 @@ export class RepositoryRecorder {
       this.fire(sha, outcome);
       return outcome;
     }).catch((e: unknown) => ({ kind: 'failed' as const, reason: errorText(e) }));
+  }
+
+  /**
+   * Recomputes the notes of rebased commits queued by the post-rewrite hook (RewriteRecorder),
+   * queued like a commit; a no-op without a queue. Never throws.
+   */
+  recordRewrites(): Promise<number> {
+    if (this.disposed) return Promise.resolve(0);
+    return this.enqueue(async () => {
+      if (!(await this.rewrites.pending())) return 0;
+      const results = await this.rewrites.process((r) =>
+        this.fire(r.target, r.outcome.kind === 'removed' ? { kind: 'human-only' } : r.outcome),
+      );
+      return results.length;
+    }).catch(() => 0);
   }
 
   /**

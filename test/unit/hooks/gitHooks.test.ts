@@ -88,23 +88,28 @@ describe('gitHooks', function () {
     const initial = await hookStatus(git);
     assert.deepEqual(
       initial.hooks.map((h) => h.state),
-      ['absent', 'absent'],
+      ['absent', 'absent', 'absent'],
     );
     assert.equal(initial.inWorkTree, false);
     const r = await installHooks(git);
     assert.equal(r.hooksDir, path.join(repo.dir, '.git', 'hooks'));
     assert.equal(r.layout, 'default');
-    assert.deepEqual(r.results, { 'prepare-commit-msg': 'installed', 'pre-push': 'installed' });
+    assert.deepEqual(r.results, { 'prepare-commit-msg': 'installed', 'pre-push': 'installed', 'post-rewrite': 'installed' });
     const hook = path.join(r.hooksDir, 'prepare-commit-msg');
     assert.equal(await readFile(hook, 'utf8'), prepareCommitMsgScript());
     assert.ok((await readFile(hook, 'utf8')).split('\n').includes(managedHookMarker));
     assert.equal((await stat(hook)).mode & 0o111, 0o111);
-    assert.deepEqual((await installHooks(git)).results, { 'prepare-commit-msg': 'unchanged', 'pre-push': 'unchanged' });
+    assert.deepEqual((await installHooks(git)).results, {
+      'prepare-commit-msg': 'unchanged',
+      'pre-push': 'unchanged',
+      'post-rewrite': 'unchanged',
+    });
     assert.deepEqual(
       (await hookStatus(git)).hooks.map((h) => [h.name, h.state, h.chained]),
       [
         ['prepare-commit-msg', 'managed', false],
         ['pre-push', 'managed', false],
+        ['post-rewrite', 'managed', false],
       ],
     );
   });
@@ -125,7 +130,7 @@ describe('gitHooks', function () {
     assert.equal(hookOwner(mine), 'other');
     assert.equal(hookOwner(tampered), 'other');
     const r = await installHooks(git);
-    assert.deepEqual(r.results, { 'prepare-commit-msg': 'chained', 'pre-push': 'chained' });
+    assert.deepEqual(r.results, { 'prepare-commit-msg': 'chained', 'pre-push': 'chained', 'post-rewrite': 'installed' });
     assert.equal(await readFile(path.join(dir, `prepare-commit-msg${hookBackupSuffix}`), 'utf8'), mine, 'kept, and run first');
     assert.equal(await readFile(path.join(dir, `pre-push${hookBackupSuffix}`), 'utf8'), tampered);
     await removeHooks(git);
@@ -214,12 +219,16 @@ describe('gitHooks', function () {
       assert.equal(await commit('both hooks'), `both hooks\n\nSigned-off-by: Team <team@example.com>\n\nAgentnote-Session: ${sid}\n\n`);
 
       const removed = await removeHooks(git);
-      assert.deepEqual(removed.results, { 'prepare-commit-msg': 'restored', 'pre-push': 'removed' });
+      assert.deepEqual(removed.results, { 'prepare-commit-msg': 'restored', 'pre-push': 'removed', 'post-rewrite': 'removed' });
       assert.equal(await readFile(hook, 'utf8'), original);
       assert.equal((await stat(hook)).mode & 0o777, 0o750);
       assert.equal(existsSync(`${hook}.agentnote-backup`), false);
       assert.equal(existsSync(path.join(hooksDir, 'pre-push')), false);
-      assert.deepEqual((await removeHooks(git)).results, { 'prepare-commit-msg': 'notManaged', 'pre-push': 'absent' });
+      assert.deepEqual((await removeHooks(git)).results, {
+        'prepare-commit-msg': 'notManaged',
+        'pre-push': 'absent',
+        'post-rewrite': 'absent',
+      });
     });
 
     it("propagates a failing chained hook's exit status", async () => {
@@ -249,9 +258,10 @@ describe('gitHooks', function () {
       await writeFile(path.join(dir, `prepare-commit-msg${hookBackupSuffix}`), '#!/bin/sh\necho older\n', { mode: 0o755 });
       const before = await snapshot(dir);
       const r = await installHooks(git);
-      assert.deepEqual(r.results, { 'prepare-commit-msg': 'conflict', 'pre-push': 'conflict' });
+      // each hook on its own: the one with nothing in its way is installed
+      assert.deepEqual(r.results, { 'prepare-commit-msg': 'conflict', 'pre-push': 'conflict', 'post-rewrite': 'installed' });
       assert.deepEqual(r.notes.map((n) => n.kind).sort(), ['backupTaken', 'notRegularFile']);
-      assert.deepEqual(await snapshot(dir), before);
+      assert.deepEqual(await snapshot(dir, ['post-rewrite']), before);
     });
 
     it('pre-commit: ours becomes <hook>.legacy, which pre-commit runs, keeps across its reinstall and hands back on uninstall', async () => {
@@ -268,7 +278,11 @@ describe('gitHooks', function () {
       assert.equal(await commit('through pre-commit'), `through pre-commit\n\nAgentnote-Session: ${sid}\n\n`);
       assert.equal(await readFile(log, 'utf8'), 'pre-commit ran prepare-commit-msg\n');
       // `pre-commit install` again: its hook is its own, .legacy stays
-      assert.deepEqual((await installHooks(git)).results, { 'prepare-commit-msg': 'unchanged', 'pre-push': 'unchanged' });
+      assert.deepEqual((await installHooks(git)).results, {
+        'prepare-commit-msg': 'unchanged',
+        'pre-push': 'unchanged',
+        'post-rewrite': 'unchanged',
+      });
       // removal: ours leaves .legacy; pre-commit's hook stays
       const removed = await removeHooks(git);
       assert.equal(removed.results['prepare-commit-msg'], 'removed');
@@ -349,7 +363,7 @@ describe('gitHooks', function () {
 
       const r = await installHooks(git);
       const own = path.join(repo.dir, '.git', 'agentnote', 'vscode', 'hooks');
-      assert.deepEqual(r.results, { 'prepare-commit-msg': 'chained', 'pre-push': 'chained' });
+      assert.deepEqual(r.results, { 'prepare-commit-msg': 'chained', 'pre-push': 'chained', 'post-rewrite': 'chained' });
       assert.equal(r.hooksDir, own);
       assert.deepEqual(
         r.notes.map((n) => [n.kind, n.value]),
@@ -360,7 +374,7 @@ describe('gitHooks', function () {
       assert.equal(await repo.git(['status', '--porcelain', '--ignored']), status);
       assert.deepEqual(
         (await hookStatus(git)).hooks.map((h) => h.state),
-        ['chained', 'chained'],
+        ['chained', 'chained', 'chained'],
       );
 
       // husky's hooks (pre-commit, commit-msg, prepare-commit-msg) and ours all run
@@ -369,10 +383,14 @@ describe('gitHooks', function () {
       await repo.git(['commit', '-q', '--allow-empty', '-m', 'with husky'], { cwd: 'sub' });
       assert.equal(await trailer(), sid);
       assert.equal(await readFile(log, 'utf8'), 'husky pre-commit\nhusky prepare-commit-msg message\nhusky commit-msg\n');
-      assert.deepEqual((await installHooks(git)).results, { 'prepare-commit-msg': 'unchanged', 'pre-push': 'unchanged' });
+      assert.deepEqual((await installHooks(git)).results, {
+        'prepare-commit-msg': 'unchanged',
+        'pre-push': 'unchanged',
+        'post-rewrite': 'unchanged',
+      });
 
       const removed = await removeHooks(git);
-      assert.deepEqual(removed.results, { 'prepare-commit-msg': 'restored', 'pre-push': 'restored' });
+      assert.deepEqual(removed.results, { 'prepare-commit-msg': 'restored', 'pre-push': 'restored', 'post-rewrite': 'restored' });
       assert.equal((await repo.git(['config', '--local', 'core.hooksPath'])).trim(), '.husky/_');
       assert.equal(existsSync(own), false);
       assert.deepEqual(await snapshot(repo.dir, ['.git']), tree);
@@ -385,6 +403,7 @@ describe('gitHooks', function () {
       assert.deepEqual(
         (await hookStatus(git)).hooks.map((h) => [h.state, h.owner]),
         [
+          ['foreign', 'husky'],
           ['foreign', 'husky'],
           ['foreign', 'husky'],
         ],
@@ -471,7 +490,7 @@ describe('gitHooks', function () {
       await unlink(path.join(own, 'chain.json'));
       const before = await snapshot(own);
       const r = await installHooks(git);
-      assert.deepEqual(r.results, { 'prepare-commit-msg': 'conflict', 'pre-push': 'conflict' });
+      assert.deepEqual(r.results, { 'prepare-commit-msg': 'conflict', 'pre-push': 'conflict', 'post-rewrite': 'conflict' });
       assert.deepEqual(
         r.notes.map((n) => n.kind),
         ['missingRecord'],
@@ -479,6 +498,43 @@ describe('gitHooks', function () {
       assert.equal((await removeHooks(git)).notes[0].kind, 'missingRecord');
       assert.deepEqual(await snapshot(own), before);
       assert.equal((await repo.git(['config', 'core.hooksPath'])).trim(), own);
+    });
+  });
+
+  describe('post-rewrite: the queue of rebased commits', () => {
+    const queue = () => path.join(repo.dir, '.git', 'agentnote', 'rewritten');
+    const sha = async (rev: string) => (await repo.git(['rev-parse', rev])).trim();
+
+    it('queues the old → new pairs of an amend and a rebase, after a chained hook that sees the same stdin', async () => {
+      const hooksDir = path.join(repo.dir, '.git', 'hooks');
+      const seen = path.join(repo.dir, '..', 'post-rewrite.log');
+      await writeFile(path.join(hooksDir, 'post-rewrite'), `#!/bin/sh\n{ echo "arg $1"; cat; } >> '${seen}'\n`, { mode: 0o755 });
+      assert.equal((await installHooks(git)).results['post-rewrite'], 'chained');
+      await mkdir(path.join(repo.dir, '.git', 'agentnote'), { recursive: true });
+      await repo.git(['commit', '-q', '--allow-empty', '-m', 'one']);
+      const one = await sha('HEAD');
+      await repo.git(['commit', '-q', '--amend', '--allow-empty', '-m', 'one, amended']);
+      const amended = await sha('HEAD');
+      await repo.git(['commit', '-q', '--allow-empty', '-m', 'two']);
+      const two = await sha('HEAD');
+      await repo.git(['rebase', '-q', '--force-rebase', 'HEAD~2']);
+      const [r1, r2] = [await sha('HEAD~1'), await sha('HEAD')];
+      assert.equal(await readFile(queue(), 'utf8'), `amend ${one} ${amended}\nrebase ${amended} ${r1}\nrebase ${two} ${r2}\n`);
+      // the chained hook got git's argument and git's exact stdin
+      assert.equal(await readFile(seen, 'utf8'), `arg amend\n${one} ${amended}\narg rebase\n${amended} ${r1}\n${two} ${r2}\n`);
+      assert.equal((await stat(queue())).mode & 0o077, 0, 'the queue is private');
+    });
+
+    it('writes nothing where the extension keeps no journal, and never fails the rewrite', async () => {
+      await installHooks(git);
+      await repo.git(['commit', '-q', '--allow-empty', '-m', 'one']);
+      await repo.git(['commit', '-q', '--amend', '--allow-empty', '-m', 'amended']);
+      assert.equal(existsSync(path.join(repo.dir, '.git', 'agentnote')), false);
+      // a queue that cannot be written (a directory in its place): the amend still succeeds
+      await mkdir(queue(), { recursive: true });
+      const r = await repo.gitResult(['commit', '-q', '--amend', '--allow-empty', '-m', 'again']);
+      assert.equal(r.code, 0);
+      assert.equal(r.stderr, '');
     });
   });
 

@@ -1,0 +1,248 @@
+import { randomBytes } from 'node:crypto';
+import { readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
+import * as path from 'node:path';
+import { isObjectId } from '../../core/git/objectId';
+import { encodeNote } from '../../core/notes/noteCodec';
+import { fitNoteForWrite } from '../../core/notes/noteSize';
+import type { AgentNoteV1 } from '../../core/notes/noteTypes';
+import { parseRewriteQueue, rewriteQueueName, type RewriteGroup } from '../../core/notes/rewriteQueue';
+import { rewriteNote, type RewrittenFile, type RewriteSource } from '../../core/notes/rewriteNote';
+import { parseFileDiffs, type DiffHunk } from '../../core/attribution/diffHunks';
+import type { Clock, Counters, Logger } from '../../core/ports';
+import { CommitDiffs } from '../attribution/commitDiffs';
+import { type GitRunner, pinnedDiffArgs } from '../git/gitRunner';
+import type { NoteStore } from '../notes/noteStore';
+import type { RecordOutcome } from './recordOutcome';
+import { errorText } from './recorderUtil';
+
+/** A queue file larger than this is read only up to it (the rest is counted as skipped). */
+const maxQueueBytes = 4 * 1024 * 1024;
+/** Paths per `diff-tree` call (keeps the command line short on every platform). */
+const pathsPerDiff = 200;
+const takenSuffix = '.taking';
+
+export interface RewriteRecorderDeps {
+  root: string;
+  /** `<git-dir>/agentnote` of this work tree (where the post-rewrite hook appends its queue). */
+  journalRoot: string;
+  git: GitRunner;
+  log: Logger;
+  clock: Clock;
+  counters: Counters;
+  notes: NoteStore;
+}
+
+/** What happened to one rewritten commit. */
+export interface RewriteResult {
+  target: string;
+  outcome: RecordOutcome | { kind: 'removed' };
+}
+
+/**
+ * Notes of commits made by a rebase (issue #18): the post-rewrite hook queues git's old → new
+ * pairs; each new commit then gets a note computed for its own diff (src/core/notes/rewriteNote.ts)
+ * from the notes of the commits it was made from, replacing the copy `notes.rewriteRef` made (its
+ * `ai_ranges` and counts belong to the old diff). A new commit none of whose added lines keeps an
+ * AI claim loses the copied note. Amend pairs are left to the CommitRecorder, which recomputes an
+ * amended commit's note from the journal. A note the new commit got otherwise (recorded while the
+ * rebase stopped for an edit) is kept as one more source, its ranges already in place.
+ *
+ * The queue is taken by renaming it first, so pairs the hook appends meanwhile wait for the next
+ * run; a taken file is deleted only once every group in it was handled (a crash leaves it to be
+ * taken again at the next start: recomputing a note gives the same note).
+ */
+export class RewriteRecorder {
+  constructor(private readonly d: RewriteRecorderDeps) {}
+
+  /** True when there is a queue to process (one `stat`; cheap enough for every HEAD move). */
+  async pending(): Promise<boolean> {
+    if (await exists(this.queueFile)) return true;
+    return (await this.takenFiles()).length > 0;
+  }
+
+  /** Processes every queued rewrite; never throws (failures are counted and logged). */
+  async process(onResult?: (r: RewriteResult) => void): Promise<RewriteResult[]> {
+    const results: RewriteResult[] = [];
+    try {
+      if (await exists(this.queueFile)) {
+        const taken = `${this.queueFile}.${this.d.clock.now()}-${randomBytes(4).toString('hex')}${takenSuffix}`;
+        await rename(this.queueFile, taken).catch(() => undefined);
+      }
+      for (const file of await this.takenFiles()) {
+        const text = await readCapped(file);
+        const parsed = parseRewriteQueue(text.text);
+        const skipped = parsed.skipped + (text.cut ? 1 : 0);
+        if (skipped > 0) {
+          this.d.counters.inc('rewrite.queueLinesSkipped', skipped);
+          this.d.log.info(`rewrite queue: ${skipped} line(s) skipped (not "<kind> <old> <new>")`);
+        }
+        let complete = true;
+        for (const g of parsed.groups) {
+          if (g.kind === 'amend') continue; // the CommitRecorder recomputes an amend from the journal
+          try {
+            const r = await this.rewriteOne(g);
+            if (r) {
+              results.push(r);
+              onResult?.(r);
+            }
+          } catch (e) {
+            complete = false;
+            this.d.counters.inc('rewrite.failures');
+            this.d.log.warn(`note of rebased commit ${g.target.slice(0, 8)} not recomputed: ${errorText(e)}`);
+          }
+        }
+        if (complete) await unlink(file).catch(() => undefined);
+      }
+    } catch (e) {
+      this.d.counters.inc('rewrite.failures');
+      this.d.log.warn(`rewrite queue not processed: ${errorText(e)}`);
+    }
+    return results;
+  }
+
+  private get queueFile(): string {
+    return path.join(this.d.journalRoot, rewriteQueueName);
+  }
+
+  private async takenFiles(): Promise<string[]> {
+    const names = await readdir(this.d.journalRoot).catch(() => [] as string[]);
+    return names
+      .filter((n) => n.startsWith(`${rewriteQueueName}.`) && n.endsWith(takenSuffix))
+      .sort()
+      .map((n) => path.join(this.d.journalRoot, n));
+  }
+
+  /** The note of one rebased commit (undefined: nothing to do). */
+  private async rewriteOne(g: RewriteGroup): Promise<RewriteResult | undefined> {
+    const { git, notes, log, counters } = this.d;
+    if (!isObjectId(g.target)) return undefined;
+    const parents = (await git.tryRun(['rev-list', '--no-walk', '--parents', '--end-of-options', g.target], { okExitCodes: [] }))
+      ?.trim()
+      .split(' ')
+      .slice(1);
+    if (parents === undefined) return undefined; // the new commit is gone (a later rewrite, gc)
+    if (parents.length > 1) return undefined; // a recreated merge: no note of ours describes it
+
+    // the sources that have a usable note, oldest first
+    const sources: { sha: string | undefined; note: AgentNoteV1 }[] = [];
+    const sourceBlobs = new Set<string>();
+    for (const s of g.sources) {
+      const blob = await notes.noteBlob(s);
+      const d = blob ? await notes.read(s) : undefined;
+      if (blob && d?.kind === 'valid') {
+        sources.push({ sha: s, note: d.note });
+        sourceBlobs.add(blob);
+      }
+    }
+    const targetBlob = await notes.noteBlob(g.target);
+    if (sources.length === 0) return undefined;
+    const own = targetBlob && !sourceBlobs.has(targetBlob) ? await notes.read(g.target) : undefined;
+    // recorded while the rebase stopped (edit): its ranges are the new commit's own (an identity mapping)
+    if (own?.kind === 'valid') sources.push({ sha: undefined, note: own.note });
+
+    const diffs = new CommitDiffs(git, { log, worktreeRoot: this.d.root });
+    const diff1 = await diffs.commitHunks(g.target);
+    const claimed = new Set<string>();
+    for (const s of sources) for (const f of s.note.files) if (f.ai_ranges && f.ai_ranges.length > 0) claimed.add(f.path);
+    const paths = [...diff1.keys()].filter((p) => claimed.has(p));
+    const fromSource: Map<string, DiffHunk[] | undefined>[] = [];
+    for (const s of sources) fromSource.push(s.sha ? await this.sourceHunks(s.sha, g.target, paths) : identity(paths));
+
+    const files: RewrittenFile[] = [...diff1.values()].map((f) => ({
+      path: f.path,
+      diff1: f.submodule ? undefined : f.hunks,
+      fromSource: fromSource.map((m) => (f.submodule ? undefined : m.get(f.path))),
+    }));
+    const input: RewriteSource[] = sources.map((s) => ({ note: s.note }));
+    const note = rewriteNote({ sources: input, files, clock: this.d.clock });
+    if (!note) {
+      // no AI line survived: a copied (or concatenated, invalid) note would claim what is not there
+      const current = targetBlob ? await notes.read(g.target) : undefined;
+      if (targetBlob && (sourceBlobs.has(targetBlob) || current?.kind !== 'valid')) {
+        await notes.remove(g.target);
+        counters.inc('rewrite.notesRemoved');
+        log.info(`rebased commit ${g.target.slice(0, 8)}: no AI line of ${g.sources.length} source commit(s) left, copied note removed`);
+        return { target: g.target, outcome: { kind: 'removed' } };
+      }
+      return undefined;
+    }
+    const fitted = fitNoteForWrite(note);
+    if (!fitted.fits) {
+      counters.inc('recorder.notesTooLarge');
+      return { target: g.target, outcome: { kind: 'skipped', reason: 'note over the size cap' } };
+    }
+    await notes.write(g.target, fitted.note, { overwrite: true });
+    counters.inc('rewrite.notesWritten');
+    const a = fitted.note.attribution;
+    log.info(
+      `note of rebased commit ${g.target.slice(0, 8)} computed for its own diff from ${g.sources.length} commit(s): ${a.ai_ratio}% (${a.method})`,
+    );
+    return {
+      target: g.target,
+      outcome: {
+        kind: 'written',
+        noteBytes: Buffer.byteLength(encodeNote(fitted.note), 'utf8'),
+        aiRatio: a.ai_ratio,
+        method: a.method,
+        redactions: 0,
+      },
+    };
+  }
+
+  /**
+   * Per path: git's hunks of the source commit's version → the new commit's version; [] when both
+   * are the same blob; undefined when the source has no such file (or a binary or submodule).
+   */
+  private async sourceHunks(source: string, target: string, paths: readonly string[]): Promise<Map<string, DiffHunk[] | undefined>> {
+    const out = new Map<string, DiffHunk[] | undefined>();
+    if (!isObjectId(source) || paths.length === 0) return out;
+    const exists = await this.pathsIn(source, paths);
+    for (let i = 0; i < paths.length; i += pathsPerDiff) {
+      const chunk = paths.slice(i, i + pathsPerDiff);
+      const text = await this.d.git.runBuffer(
+        ['diff-tree', '--patch', '-r', '--no-renames', ...pinnedDiffArgs, source, target, '--', ...chunk],
+        { env: { GIT_LITERAL_PATHSPECS: '1' } },
+      );
+      const seen = new Set<string>();
+      for (const f of parseFileDiffs(text.toString('utf8'))) {
+        seen.add(f.path);
+        out.set(f.path, f.status === 'added' || f.binary || f.submodule ? undefined : f.hunks);
+      }
+      for (const p of chunk) if (!seen.has(p)) out.set(p, exists.has(p) ? [] : undefined);
+    }
+    return out;
+  }
+
+  /** Which of `paths` exist in `commit`'s tree. */
+  private async pathsIn(commit: string, paths: readonly string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (let i = 0; i < paths.length; i += pathsPerDiff) {
+      const chunk = paths.slice(i, i + pathsPerDiff);
+      const out = await this.d.git.runBuffer(['ls-tree', '-z', '--name-only', '-r', commit, '--', ...chunk], {
+        env: { GIT_LITERAL_PATHSPECS: '1' },
+      });
+      for (const p of out.toString('utf8').split('\0')) if (p) found.add(p);
+    }
+    return found;
+  }
+}
+
+function identity(paths: readonly string[]): Map<string, DiffHunk[] | undefined> {
+  return new Map(paths.map((p) => [p, []]));
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await stat(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function readCapped(file: string): Promise<{ text: string; cut: boolean }> {
+  const buf = await readFile(file).catch(() => Buffer.alloc(0));
+  if (buf.length <= maxQueueBytes) return { text: buf.toString('utf8'), cut: false };
+  const text = buf.subarray(0, maxQueueBytes).toString('utf8');
+  return { text: text.slice(0, text.lastIndexOf('\n') + 1), cut: true };
+}

@@ -1,0 +1,265 @@
+// Notes of rebased commits (src/node/recorder/rewriteRecorder.ts, issue #18): our post-rewrite hook
+// queues git's old → new pairs, git's notes.rewriteRef copies the stale note, and the recorder
+// replaces it with the note of the new commit's own diff. Real repositories, real rebases.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseRewriteQueue } from '../../../src/core/notes/rewriteQueue';
+import type { AgentNoteV1 } from '../../../src/core/notes/noteTypes';
+import { Counters, nullLogger } from '../../../src/core/ports';
+import { installHooks } from '../../../src/node/hooks/gitHooks';
+import { NoteStore } from '../../../src/node/notes/noteStore';
+import { RewriteRecorder } from '../../../src/node/recorder/rewriteRecorder';
+import { configureRewrite } from '../../../src/node/sharing/notesSharing';
+import { useIsolatedGitEnv } from '../../helpers/tempRepo';
+import { FakeClock, Harness, T0, TestRepo } from './recorderHarness';
+
+const sid = '8f0c2f7e-3b7a-4c1e-9d2a-0a1b2c3d4e5f';
+const oid = (c: string) => c.repeat(40);
+
+/** A line-level note of a commit that added `total` lines, `ranges` of them by the AI in `file`. */
+function aiNote(file: string, ranges: [number, number, number][], total: number, prompts: string[]): AgentNoteV1 {
+  const ai = ranges.reduce((n, [s, e]) => n + e - s + 1, 0);
+  return {
+    v: 1,
+    agent: 'claude',
+    session_id: sid,
+    timestamp: '2026-05-01T10:00:00.000Z',
+    model: 'claude-sonnet-4',
+    interactions: prompts.map((p) => ({ prompt: p, response: null, files_touched: [file] })),
+    files: [{ path: file, by_ai: true, ai_ranges: ranges.map(([start, end, interaction]) => ({ start, end, interaction })) }],
+    attribution: { ai_ratio: Math.round((ai / total) * 100), method: 'line', lines: { ai_added: ai, total_added: total, deleted: 0 } },
+  };
+}
+
+describe('parseRewriteQueue', () => {
+  it('groups pairs by new commit in order, keeps squash sources in order and skips malformed lines', () => {
+    const q = parseRewriteQueue(
+      [
+        `rebase ${oid('a')} ${oid('1')}`,
+        `rebase ${oid('b')} ${oid('2')}`,
+        `rebase ${oid('c')} ${oid('2')}`,
+        `amend ${oid('d')} ${oid('3')}`,
+        `rebase ${oid('e')} ${oid('e')}`,
+        `rebase ${oid('a')}`,
+        `push ${oid('a')} ${oid('1')}`,
+        `rebase --exec ${oid('1')}`,
+        `rebase ${oid('a').slice(0, 39)} ${oid('1')}`,
+        '',
+      ].join('\n'),
+    );
+    assert.deepEqual(q.groups, [
+      { kind: 'rebase', target: oid('1'), sources: [oid('a')] },
+      { kind: 'rebase', target: oid('2'), sources: [oid('b'), oid('c')] },
+      { kind: 'amend', target: oid('3'), sources: [oid('d')] },
+    ]);
+    assert.equal(q.skipped, 4);
+  });
+});
+
+describe('RewriteRecorder (real rebases through the post-rewrite hook)', function () {
+  this.timeout(60_000);
+  useIsolatedGitEnv();
+  let repo: TestRepo;
+  let notes: NoteStore;
+  let counters: Counters;
+  let rewrites: RewriteRecorder;
+
+  beforeEach(async () => {
+    repo = await TestRepo.create();
+    const git = repo.runner();
+    notes = new NoteStore(git);
+    counters = new Counters();
+    const journalRoot = path.join(repo.dir, '.git', 'agentnote');
+    fs.mkdirSync(journalRoot, { recursive: true });
+    const report = await installHooks(git);
+    assert.equal(report.results['post-rewrite'], 'installed');
+    await configureRewrite(git);
+    rewrites = new RewriteRecorder({ root: repo.dir, journalRoot, git, log: nullLogger, clock: new FakeClock(T0), counters, notes });
+  });
+  afterEach(async () => {
+    await repo.remove();
+  });
+
+  const commit = async (file: string, content: string, msg = `c ${file}`): Promise<string> => {
+    await repo.write(file, content);
+    await repo.git(['add', '-A']);
+    await repo.git(['commit', '-q', '-m', msg]);
+    return repo.head();
+  };
+  const noteOf = async (rev: string): Promise<AgentNoteV1 | undefined> => {
+    const d = await notes.read((await repo.git(['rev-parse', rev])).trim());
+    return d?.kind === 'valid' ? d.note : undefined;
+  };
+  const lines = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag}${i + 1}`).join('\n') + '\n';
+  const queue = () => path.join(repo.dir, '.git', 'agentnote', 'rewritten');
+
+  it('a rebase onto a main that inserted lines above the AI lines: ranges move with the lines, counts are the new diff', async () => {
+    await commit('a.txt', lines(10, 'base'));
+    await repo.git(['checkout', '-q', '-b', 'feature']);
+    // the feature commit appends 4 lines after line 10; lines 11–13 are the AI's
+    const f = await commit('a.txt', lines(10, 'base') + 'ai1\nai2\nai3\nmine\n');
+    await notes.write(f, aiNote('a.txt', [[11, 13, 0]], 4, ['add the three ai lines']));
+    await repo.git(['checkout', '-q', 'main']);
+    await commit('a.txt', 'top1\ntop2\n' + lines(10, 'base'), 'main inserts two lines at the top');
+    await repo.git(['checkout', '-q', 'feature']);
+    await repo.git(['rebase', '-q', 'main']);
+    // git copied the stale note; the hook queued the pair
+    assert.ok(fs.existsSync(queue()), 'the post-rewrite hook queued the rebase');
+    assert.deepEqual((await noteOf('HEAD'))?.files[0].ai_ranges, [{ start: 11, end: 13, interaction: 0 }]);
+
+    const results = await rewrites.process();
+    assert.equal(results.length, 1);
+    const n = await noteOf('HEAD');
+    assert.ok(n);
+    assert.deepEqual(n.files, [{ path: 'a.txt', by_ai: true, ai_ranges: [{ start: 13, end: 15, interaction: 0 }] }]);
+    assert.deepEqual(n.attribution, { ai_ratio: 75, method: 'line', lines: { ai_added: 3, total_added: 4, deleted: 0 } });
+    assert.equal(n.interactions[0].prompt, 'add the three ai lines');
+    assert.equal(fs.existsSync(queue()), false, 'the queue is consumed');
+    assert.equal(counters.get('rewrite.notesWritten'), 1);
+    // nothing left: a second run does nothing
+    assert.deepEqual(await rewrites.process(), []);
+  });
+
+  it('an interactive rebase that squashes two AI commits and fixes up a human one: one note with the union of prompts and ranges', async () => {
+    await commit('a.txt', lines(3, 'base'));
+    await repo.git(['checkout', '-q', '-b', 'feature']);
+    const c1 = await commit('a.txt', lines(3, 'base') + 'first-ai\n', 'one');
+    await notes.write(c1, aiNote('a.txt', [[4, 4, 0]], 1, ['prompt one']));
+    const c2 = await commit('b.txt', 'second-ai-1\nsecond-ai-2\n', 'two');
+    await notes.write(c2, aiNote('b.txt', [[1, 2, 0]], 2, ['prompt two']));
+    await commit('a.txt', lines(3, 'base') + 'first-ai\nhuman\n', 'three');
+    // pick one, squash two, fixup three
+    const editor = `sed -i -e '2s/^pick/squash/' -e '3s/^pick/fixup/'`;
+    await repo.git(['rebase', '-q', '-i', 'main'], { env: { GIT_SEQUENCE_EDITOR: editor, GIT_EDITOR: 'true' } });
+    assert.equal((await repo.git(['rev-list', '--count', 'main..HEAD'])).trim(), '1');
+    await rewrites.process();
+    const n = await noteOf('HEAD');
+    assert.ok(n);
+    assert.deepEqual(
+      n.interactions.map((i) => i.prompt),
+      ['prompt one', 'prompt two'],
+    );
+    assert.deepEqual(n.files, [
+      { path: 'a.txt', by_ai: true, ai_ranges: [{ start: 4, end: 4, interaction: 0 }] },
+      { path: 'b.txt', by_ai: true, ai_ranges: [{ start: 1, end: 2, interaction: 1 }] },
+    ]);
+    assert.deepEqual(n.attribution.lines, { ai_added: 3, total_added: 4, deleted: 0 });
+    assert.equal(n.attribution.ai_ratio, 75);
+  });
+
+  it('a line the person changed during the rebase (conflict resolution) loses its AI claim; no line left removes the copied note', async () => {
+    await commit('a.txt', 'x\n');
+    await repo.git(['checkout', '-q', '-b', 'feature']);
+    const f = await commit('a.txt', 'x\nai-one\nai-two\n');
+    await notes.write(f, aiNote('a.txt', [[2, 3, 0]], 2, ['two lines']));
+    const g = await commit('b.txt', 'only-ai\n');
+    await notes.write(g, aiNote('b.txt', [[1, 1, 0]], 1, ['b']));
+    await repo.git(['checkout', '-q', 'main']);
+    await commit('a.txt', 'x\nmain-line\n');
+    await commit('b.txt', 'main-b\n');
+    await repo.git(['checkout', '-q', 'feature']);
+    const r = await repo.gitResult(['rebase', 'main'], { env: { GIT_EDITOR: 'true' } });
+    assert.notEqual(r.code, 0, 'the rebase stops on the conflict');
+    // the person keeps ai-one, rewrites ai-two and drops main-line
+    await repo.write('a.txt', 'x\nai-one\nperson-two\n');
+    await repo.git(['add', 'a.txt']);
+    const r2 = await repo.gitResult(['rebase', '--continue'], { env: { GIT_EDITOR: 'true' } });
+    assert.notEqual(r2.code, 0, 'b.txt conflicts too');
+    await repo.write('b.txt', 'main-b\n');
+    await repo.git(['add', 'b.txt']);
+    await repo.gitResult(['rebase', '--continue'], { env: { GIT_EDITOR: 'true' } });
+    await rewrites.process();
+    const top = await noteOf('HEAD');
+    const a = (await repo.git(['log', '--format=%H', '-n', '1', '--', 'a.txt'])).trim();
+    const na = await noteOf(a);
+    assert.ok(na);
+    // diff of the new commit: -main-line +ai-one +person-two; only ai-one keeps the claim
+    assert.deepEqual(na.files, [{ path: 'a.txt', by_ai: true, ai_ranges: [{ start: 2, end: 2, interaction: 0 }] }]);
+    assert.deepEqual(na.attribution.lines, { ai_added: 1, total_added: 2, deleted: 1 });
+    // b's commit became empty or took main's line: no AI line, no note (or no commit at all)
+    if ((await repo.git(['rev-parse', 'HEAD'])).trim() !== a) assert.equal(top, undefined);
+  });
+
+  it('rewrites queued while no editor ran are caught up later, and an amend pair is left to the commit recorder', async () => {
+    await commit('a.txt', 'base\n');
+    await repo.git(['checkout', '-q', '-b', 'feature']);
+    const f = await commit('a.txt', 'base\nai\n');
+    await notes.write(f, aiNote('a.txt', [[2, 2, 0]], 1, ['p']));
+    await repo.git(['commit', '-q', '--amend', '-m', 'amended']);
+    await repo.git(['checkout', '-q', 'main']);
+    await commit('z.txt', 'z\n');
+    await repo.git(['checkout', '-q', 'feature']);
+    await repo.git(['rebase', '-q', 'main']);
+    const text = fs.readFileSync(queue(), 'utf8');
+    assert.match(text, /^amend /m);
+    assert.match(text, /^rebase /m);
+    // an earlier run was interrupted after taking the queue: the taken file is processed too
+    fs.renameSync(queue(), `${queue()}.1-abcd.taking`);
+    const results = await rewrites.process();
+    assert.equal(results.length, 1);
+    assert.equal(results[0].target, (await repo.git(['rev-parse', 'HEAD'])).trim());
+    assert.deepEqual((await noteOf('HEAD'))?.files[0].ai_ranges, [{ start: 2, end: 2, interaction: 0 }]);
+    assert.deepEqual(
+      fs.readdirSync(path.join(repo.dir, '.git', 'agentnote')).filter((n) => n.startsWith('rewritten')),
+      [],
+    );
+  });
+
+  it('hostile queue lines are skipped and counted, and never reach git as options', async () => {
+    fs.writeFileSync(queue(), `rebase --output=/tmp/x ${oid('1')}\nrebase ${oid('a')} ${oid('b')}\n`);
+    const results = await rewrites.process();
+    assert.deepEqual(results, []);
+    assert.equal(counters.get('rewrite.queueLinesSkipped'), 1);
+    assert.equal(fs.existsSync(queue()), false);
+  });
+});
+
+describe('RepositoryRecorder: a rebase of a commit the recorder noted', function () {
+  this.timeout(60_000);
+  useIsolatedGitEnv();
+  let h: Harness | undefined;
+  afterEach(async () => {
+    await h?.dispose();
+    h = undefined;
+  });
+
+  it('the rebased commit gets the note of its own diff; recording HEAD afterwards keeps it', async () => {
+    h = await Harness.create({ 'a.ts': 'one\ntwo\n' });
+    const git = h.repo.runner();
+    await installHooks(git);
+    await configureRewrite(git);
+    await h.repo.git(['checkout', '-q', '-b', 'feature']);
+    const s = h.session('claude', sid, 'claude-opus-4-6');
+    await s.start();
+    await s.prompt('Add three and four');
+    h.advance(500);
+    await h.change('a.ts', 'one\ntwo\nthree\nfour\n', 'disk');
+    await s.edit('a.ts', { tool: 'Edit', toolUseId: 'toolu_1', oldString: 'two\n', newString: 'two\nthree\nfour\n' });
+    h.advance(2000);
+    await h.tick();
+    const f = await h.commitAll('feat: three and four');
+    assert.equal((await h.recorder.recordCommit(f)).kind, 'written');
+    assert.deepEqual((await h.note(f)).files[0].ai_ranges, [{ start: 3, end: 4, interaction: 0 }]);
+
+    await h.repo.git(['checkout', '-q', 'main']);
+    await h.writeFile('a.ts', 'zero\none\ntwo\n');
+    const m = await h.commitAll('main: zero on top');
+    await h.recorder.recordCommit(m);
+    await h.repo.git(['checkout', '-q', 'feature']);
+    await h.repo.git(['rebase', '-q', 'main']);
+    const rebased = await h.repo.head();
+    assert.notEqual(rebased, f);
+
+    assert.equal(await h.recorder.recordRewrites(), 1);
+    const n = await h.note(rebased);
+    assert.deepEqual(n.files, [{ path: 'a.ts', by_ai: true, ai_ranges: [{ start: 4, end: 5, interaction: 0 }] }]);
+    assert.deepEqual(n.attribution, { ai_ratio: 100, method: 'line', lines: { ai_added: 2, total_added: 2, deleted: 0 } });
+    assert.equal(n.interactions[0].prompt, 'Add three and four');
+    const text = await h.noteText(rebased);
+    await h.recorder.recordCommit(rebased);
+    assert.equal(await h.noteText(rebased), text, 'recording the rebased HEAD leaves its recomputed note alone');
+    // the original keeps its own note
+    assert.deepEqual((await h.note(f)).files[0].ai_ranges, [{ start: 3, end: 4, interaction: 0 }]);
+  });
+});
