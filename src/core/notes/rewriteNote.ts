@@ -14,13 +14,19 @@ import type { AgentNoteV1, NoteAiRange, NoteFile, NoteInteraction, NoteLines } f
  *   leaves it unchanged (outside every hunk, so its content is identical), and
  * - it is inside the source note's `ai_ranges` and the source note has line counts.
  * Everything else the new commit adds (conflict resolutions, a person's fixup) is the person's.
- * Several sources (squash) give the union of their interactions and ranges; where two sources
- * claim the same line the later one owns it.
+ * Several sources (squash, oldest first) give the union of their interactions and ranges; a line
+ * keeps a source's claim only when every later source has it unchanged too (so a line a later
+ * commit deleted and wrote again is the later commit's), and where two sources claim the same line
+ * the later one owns it.
  */
 
-/** One noted commit the new commit came from (oldest first). */
+/**
+ * One commit the new commit came from (oldest first): its note, or none for a commit of the
+ * rewrite without one (a person's commit squashed in), which claims nothing but is still a later
+ * version of the lines before it.
+ */
 export interface RewriteSource {
-  note: AgentNoteV1;
+  note: AgentNoteV1 | undefined;
 }
 
 /** One file of the new commit (diff-tree order). */
@@ -64,7 +70,7 @@ export function rewriteNote(input: RewriteNoteInput): AgentNoteV1 | undefined {
   const interactions: NoteInteraction[] = [];
   const indexOf = new Map<string, number>();
   const remap: number[][] = input.sources.map((s) =>
-    s.note.interactions.map((i) => {
+    (s.note?.interactions ?? []).map((i) => {
       const key = JSON.stringify(i);
       let at = indexOf.get(key);
       if (at === undefined) {
@@ -95,13 +101,13 @@ export function rewriteNote(input: RewriteNoteInput): AgentNoteV1 | undefined {
     const owner = new Map<number, { interaction: number | null; source: number }>();
     input.sources.forEach((s, si) => {
       const hunks = f.fromSource[si];
-      const src = s.note.files.find((x) => x.path === f.path);
-      if (!hunks || !src?.ai_ranges || !s.note.attribution.lines) return;
+      const src = s.note?.files.find((x) => x.path === f.path);
+      if (!hunks || !src?.ai_ranges || !s.note?.attribution.lines) return;
       const addedSet = new Set(added);
       for (const r of src.ai_ranges) {
         for (let line = r.start; line <= r.end; line++) {
           const to = mapUnchangedLine(hunks, line);
-          if (to === undefined || !addedSet.has(to)) continue;
+          if (to === undefined || !addedSet.has(to) || !untouchedSince(f, si, to)) continue;
           const interaction = r.interaction !== null && r.interaction < remap[si].length ? remap[si][r.interaction] : null;
           owner.set(to, { interaction, source: si });
         }
@@ -130,11 +136,12 @@ export function rewriteNote(input: RewriteNoteInput): AgentNoteV1 | undefined {
   if (!files.some((f) => f.by_ai)) return undefined;
 
   // the session of the source owning most surviving AI lines (ties: the first)
-  let lead = 0;
+  let lead = input.sources.findIndex((s) => s.note !== undefined);
   aiLinesBySource.forEach((n, i) => {
     if (n > aiLinesBySource[lead]) lead = i;
   });
-  const head = input.sources[lead].note;
+  const head = input.sources[lead]?.note;
+  if (!head) return undefined;
   const ratioFiles = files.map((f) => ({
     path: f.path,
     by_ai: f.by_ai,
@@ -153,11 +160,25 @@ export function rewriteNote(input: RewriteNoteInput): AgentNoteV1 | undefined {
   };
 }
 
+/**
+ * True when line `to` of the new commit's file is unchanged from every source after `si` too: a
+ * later source that does not have the file, or whose version differs at that line (it deleted the
+ * line and a later one wrote the same text again, say), leaves the line to the person.
+ */
+function untouchedSince(f: RewrittenFile, si: number, to: number): boolean {
+  for (let sj = si + 1; sj < f.fromSource.length; sj++) {
+    const later = f.fromSource[sj];
+    if (!later) return false;
+    for (const h of later) if (h.newCount > 0 && to >= h.newStart && to < h.newStart + h.newCount) return false;
+  }
+  return true;
+}
+
 function sourceFlags(sources: readonly RewriteSource[], path: string): { generated: boolean; ignored: boolean } {
   let generated = false;
   let ignored = false;
   for (const s of sources) {
-    const f = s.note.files.find((x) => x.path === path);
+    const f = s.note?.files.find((x) => x.path === path);
     if (f?.generated) generated = true;
     if (f?.ai_ratio_excluded) ignored = true;
   }

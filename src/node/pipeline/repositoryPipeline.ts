@@ -117,6 +117,7 @@ export class RepositoryPipeline<C extends PipelineCapture = PipelineCapture> {
   private notesTip: string | null | undefined;
   private notesCheck: Promise<void> = Promise.resolve();
   private notesCheckQueued = false;
+  private rewritesScheduled = false;
   private disposed = false;
   /** Start-up steps: nothing starts after dispose(), whichever await it happens at. */
   private readonly life: Lifetime;
@@ -341,22 +342,30 @@ export class RepositoryPipeline<C extends PipelineCapture = PipelineCapture> {
   }
 
   /**
-   * The post-rewrite hook queued rebased commits (the host's watcher on `agentnote/rewritten`):
-   * their notes are recomputed for their own diffs once git is quiet, queued with the recording.
+   * Commits may have been rewritten: the post-rewrite hook queued pairs (the host's watcher on
+   * `agentnote/rewritten`) or git copied notes (the notes ref moved). Their notes are recomputed for
+   * their own diffs once git is quiet, queued with the recording (calls coalesce).
    */
   rewritesQueued(): void {
-    if (this.disposed) return;
+    if (this.disposed || this.rewritesScheduled) return;
+    this.rewritesScheduled = true;
     this.recording = this.recording
       .then(() => this.afterGitQuiet())
-      .then(() => this.recordRewrites())
-      .catch((e) => this.log.warn(`recomputing rebased notes failed: ${errorText(e)}`));
+      .then(() => {
+        this.rewritesScheduled = false;
+        return this.recordRewrites();
+      })
+      .catch((e) => {
+        this.rewritesScheduled = false;
+        this.log.warn(`recomputing rewritten notes failed: ${errorText(e)}`);
+      });
   }
 
   private async recordRewrites(): Promise<void> {
     await this.start();
     if (this.disposed || !this.recorderValue) return;
     const n = await this.recorderValue.recordRewrites();
-    if (n > 0) this.log.info(`${n} rebased commit(s): notes recomputed for their own diffs`);
+    if (n > 0) this.log.info(`${n} rewritten commit(s): notes recomputed for their own diffs`);
   }
 
   /** HEAD is now at `current` (a no-op when it did not move); its note is recorded once git is quiet. */
@@ -370,8 +379,9 @@ export class RepositoryPipeline<C extends PipelineCapture = PipelineCapture> {
       .then(() => this.afterGitQuiet())
       .then(async () => {
         void this.refreshHeadTime();
+        await this.recordHead(move.current);
+        // after the commit's own note (a cherry-pick's, say), so a rewrite's note can build on it
         await this.recordRewrites();
-        return this.recordHead(move.current);
       });
   }
 
@@ -432,6 +442,8 @@ export class RepositoryPipeline<C extends PipelineCapture = PipelineCapture> {
         this.notesTip = tip;
         this.notes.invalidate();
         this.notesEmitter.fire();
+        // git copies a rebase's notes when it finishes (HEAD does not move then): look for rewrites
+        this.rewritesQueued();
       })
       .catch((e) => this.log.warn(`reading the notes ref failed: ${errorText(e)}`));
   }

@@ -227,13 +227,12 @@ export class RepositoryRecorder {
   }
 
   /**
-   * Recomputes the notes of rebased commits queued by the post-rewrite hook (RewriteRecorder),
-   * queued like a commit; a no-op without a queue. Never throws.
+   * Recomputes the notes of rewritten commits (RewriteRecorder: the post-rewrite hook's queue, the
+   * HEAD reflog and git's note copies), queued like a commit; cheap when nothing changed. Never throws.
    */
   recordRewrites(): Promise<number> {
     if (this.disposed) return Promise.resolve(0);
     return this.enqueue(async () => {
-      if (!(await this.rewrites.pending())) return 0;
       const results = await this.rewrites.process((r) =>
         this.fire(r.target, r.outcome.kind === 'removed' ? { kind: 'human-only' } : r.outcome),
       );

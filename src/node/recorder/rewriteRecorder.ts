@@ -5,7 +5,15 @@ import { isObjectId } from '../../core/git/objectId';
 import { encodeNote } from '../../core/notes/noteCodec';
 import { fitNoteForWrite } from '../../core/notes/noteSize';
 import type { AgentNoteV1 } from '../../core/notes/noteTypes';
-import { parseRewriteQueue, rewriteQueueName, type RewriteGroup } from '../../core/notes/rewriteQueue';
+import { parseRewriteQueue, rewriteQueueName } from '../../core/notes/rewriteQueue';
+import {
+  cherryPickedFrom,
+  concatenatedParts,
+  parseReflog,
+  reflogRewrites,
+  type RewriteCandidate,
+  squashedFrom,
+} from '../../core/notes/rewriteEvidence';
 import { rewriteNote, type RewrittenFile, type RewriteSource } from '../../core/notes/rewriteNote';
 import { parseFileDiffs, type DiffHunk } from '../../core/attribution/diffHunks';
 import type { Clock, Counters, Logger } from '../../core/ports';
@@ -20,6 +28,17 @@ const maxQueueBytes = 4 * 1024 * 1024;
 /** Paths per `diff-tree` call (keeps the command line short on every platform). */
 const pathsPerDiff = 200;
 const takenSuffix = '.taking';
+/** HEAD reflog entries read per look (a rebase of that many commits is caught whole). */
+const reflogWindow = 400;
+/** At most this many commits of a reset are taken as the sources of the commit after it. */
+const maxResetSources = 50;
+
+/** One new commit and the commits it was made from (oldest first). */
+interface Group {
+  kind: string;
+  target: string;
+  sources: string[];
+}
 
 export interface RewriteRecorderDeps {
   root: string;
@@ -52,9 +71,14 @@ export interface RewriteResult {
  * taken again at the next start: recomputing a note gives the same note).
  */
 export class RewriteRecorder {
+  /** Reflog candidates already handled in this run (a commit left without a note is looked at once). */
+  private readonly seen = new Set<string>();
+  /** The reflog's newest entry and the notes ref at the last look (unchanged: nothing new to find). */
+  private lastLook: string | undefined;
+
   constructor(private readonly d: RewriteRecorderDeps) {}
 
-  /** True when there is a queue to process (one `stat`; cheap enough for every HEAD move). */
+  /** True when there is a hook queue to process (one `stat`). */
   async pending(): Promise<boolean> {
     if (await exists(this.queueFile)) return true;
     return (await this.takenFiles()).length > 0;
@@ -81,6 +105,7 @@ export class RewriteRecorder {
           if (g.kind === 'amend') continue; // the CommitRecorder recomputes an amend from the journal
           try {
             const r = await this.rewriteOne(g);
+            this.seen.add(g.target);
             if (r) {
               results.push(r);
               onResult?.(r);
@@ -92,6 +117,20 @@ export class RewriteRecorder {
           }
         }
         if (complete) await unlink(file).catch(() => undefined);
+      }
+      // without our hook (the default): what the reflog, the messages and git's note copies say
+      for (const g of await this.fromReflog()) {
+        try {
+          const r = await this.rewriteOne(g);
+          this.seen.add(g.target);
+          if (r) {
+            results.push(r);
+            onResult?.(r);
+          }
+        } catch (e) {
+          this.d.counters.inc('rewrite.failures');
+          this.d.log.warn(`note of rewritten commit ${g.target.slice(0, 8)} not recomputed: ${errorText(e)}`);
+        }
       }
     } catch (e) {
       this.d.counters.inc('rewrite.failures');
@@ -112,8 +151,174 @@ export class RewriteRecorder {
       .map((n) => path.join(this.d.journalRoot, n));
   }
 
-  /** The note of one rebased commit (undefined: nothing to do). */
-  private async rewriteOne(g: RewriteGroup): Promise<RewriteResult | undefined> {
+  /**
+   * Groups found without our hook, from the HEAD reflog's newest entries: a rebase's commits whose
+   * note is git's copy of other commits' notes (the same blob, or several concatenated), commits
+   * `cherry-pick -x` or `merge --squash` named in their message, and a commit right after a reset
+   * (the commits the reset left). Each commit once per run; a commit whose note is its own (recorded,
+   * or recomputed already) has nothing to do.
+   */
+  private async fromReflog(): Promise<Group[]> {
+    const { git, notes } = this.d;
+    const text = await git.tryRun(['log', '-g', '-n', String(reflogWindow), '--format=%H%x09%gs', 'HEAD'], { okExitCodes: [] });
+    if (text === undefined) return [];
+    const look = `${text.slice(0, text.indexOf('\n') + 1)}${(await notes.refValue()) ?? ''}`;
+    if (look === this.lastLook) return [];
+    this.lastLook = look;
+    const entries = parseReflog(text);
+    const { candidates, rebaseProducts } = reflogRewrites(entries);
+    const todo = candidates.filter((c) => !this.seen.has(c.sha));
+    if (todo.length === 0) return [];
+    const listing = await notes.listNotedCommits();
+    const byBlob = new Map<string, string[]>();
+    for (const [commit, blob] of listing) {
+      const list = byBlob.get(blob);
+      if (list) list.push(commit);
+      else byBlob.set(blob, [commit]);
+    }
+    const groups: Group[] = [];
+    for (const c of todo) {
+      // a rebase's commit gets git's copy only when the rebase finishes: looked at again until then
+      if (c.kind === 'rebase' && !listing.has(c.sha)) continue;
+      const sources = await this.sourcesOf(c, listing, byBlob, rebaseProducts);
+      if (sources === undefined || sources.length === 0) {
+        this.seen.add(c.sha);
+        continue;
+      }
+      groups.push({ kind: c.kind, target: c.sha, sources });
+    }
+    return groups;
+  }
+
+  /** The commits `c` was made from that have a note, oldest first; undefined: nothing to do. */
+  private async sourcesOf(
+    c: RewriteCandidate,
+    listing: ReadonlyMap<string, string>,
+    byBlob: ReadonlyMap<string, string[]>,
+    rebaseProducts: ReadonlySet<string>,
+  ): Promise<string[] | undefined> {
+    const { git, notes } = this.d;
+    if (c.kind === 'rebase') {
+      const blob = listing.get(c.sha);
+      if (!blob) return undefined; // no copy: nothing claims anything on it
+      const text = await notes.readRaw(c.sha);
+      if (text === undefined) return undefined;
+      const blobs = (await notes.read(c.sha))?.kind === 'valid' ? [blob] : await this.partBlobs(text);
+      const out: string[] = [];
+      for (const b of blobs) {
+        // the commit the note was written for: not one this or an earlier rebase made, the oldest
+        const others = (byBlob.get(b) ?? []).filter((o) => o !== c.sha && !rebaseProducts.has(o));
+        const original = await this.oldest(others);
+        if (original && !out.includes(original)) out.push(original);
+      }
+      return out.length > 1 ? this.withCommitsBetween(out) : out;
+    }
+    if (c.kind === 'cherry-pick' || c.kind === 'commit') {
+      const message = (await git.tryRun(['show', '-s', '--format=%B', '--end-of-options', c.sha], { okExitCodes: [] })) ?? '';
+      let named = c.kind === 'cherry-pick' ? cherryPickedFrom(message) : squashedFrom(message);
+      if (named.length === 0 && c.reset) named = await this.resetSources(c.sha, c.reset);
+      named = named.filter((s) => s !== c.sha);
+      return named.some((s) => listing.has(s)) ? named : [];
+    }
+    return undefined;
+  }
+
+  /**
+   * The noted commits of a squash plus the commits between the oldest and the newest of them (the
+   * person's commits squashed in, which git's concatenated note does not name), when they are on
+   * one line of history; else only the noted ones.
+   */
+  private async withCommitsBetween(noted: readonly string[]): Promise<string[]> {
+    const sorted = await this.byCommitTime(noted);
+    const out = await this.d.git.tryRun(
+      [
+        'rev-list',
+        '--reverse',
+        '--ancestry-path',
+        '-n',
+        String(maxResetSources + 1),
+        '--end-of-options',
+        `${sorted[sorted.length - 1]}`,
+        `^${sorted[0]}`,
+      ],
+      { okExitCodes: [] },
+    );
+    const between = (out ?? '')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => isObjectId(l));
+    if (between.length === 0 || between.length > maxResetSources) return [...noted];
+    return [...new Set([sorted[0], ...between, ...noted])];
+  }
+
+  /** The commits a `reset` left out of HEAD that the next commit re-commits (its parent is the reset base). */
+  private async resetSources(sha: string, reset: { base: string; before: string }): Promise<string[]> {
+    const { git } = this.d;
+    const parents = (await git.tryRun(['rev-list', '--no-walk', '--parents', '--end-of-options', sha], { okExitCodes: [] }))
+      ?.trim()
+      .split(' ')
+      .slice(1);
+    if (!parents || parents.length !== 1 || parents[0] !== reset.base) return [];
+    const out = await git.tryRun(
+      ['rev-list', '--reverse', '--no-merges', '-n', String(maxResetSources + 1), '--end-of-options', reset.before, `^${reset.base}`],
+      { okExitCodes: [] },
+    );
+    const list = (out ?? '')
+      .split('\n')
+      .filter((l) => isObjectId(l.trim()))
+      .map((l) => l.trim());
+    // more than the cap: not a recommit of a few commits (a gap rather than a guess)
+    return list.length > maxResetSources ? [] : list;
+  }
+
+  /** True when the target's note is git's copy of source notes (the same blob, or only they concatenated). */
+  private async isCopyOf(target: string, blob: string, sourceBlobs: ReadonlySet<string>): Promise<boolean> {
+    if (sourceBlobs.has(blob)) return true;
+    if ((await this.d.notes.read(target))?.kind !== 'invalid') return false;
+    const text = await this.d.notes.readRaw(target);
+    const parts = text === undefined ? [] : await this.partBlobs(text);
+    return parts.length > 0 && parts.every((p) => sourceBlobs.has(p));
+  }
+
+  /** Blob ids of the notes a concatenated note was made of (each part a valid note), in order. */
+  private async partBlobs(text: string): Promise<string[]> {
+    const out: string[] = [];
+    for (const part of concatenatedParts(text)) {
+      const id = (await this.d.git.tryRun(['hash-object', '--stdin'], { input: part, okExitCodes: [] }))?.trim();
+      if (id && isObjectId(id)) out.push(id);
+    }
+    return out;
+  }
+
+  /** `commits` sorted by committer time, oldest first (stable: ties keep their order). */
+  private async byCommitTime(commits: readonly string[]): Promise<string[]> {
+    if (commits.length <= 1) return [...commits];
+    const times = await this.commitTimes(commits);
+    return commits
+      .map((c, i) => ({ c, i, t: times.get(c) ?? Number.MAX_SAFE_INTEGER }))
+      .sort((a, b) => a.t - b.t || a.i - b.i)
+      .map((x) => x.c);
+  }
+
+  private async commitTimes(commits: readonly string[]): Promise<Map<string, number>> {
+    const out = await this.d.git.tryRun(['log', '--no-walk=unsorted', '--format=%H %ct', '--end-of-options', ...commits], {
+      okExitCodes: [],
+    });
+    const times = new Map<string, number>();
+    for (const line of (out ?? '').split('\n')) {
+      const [sha, t] = line.trim().split(' ');
+      if (sha && isObjectId(sha) && Number.isFinite(Number(t))) times.set(sha, Number(t));
+    }
+    return times;
+  }
+
+  /** The commit with the oldest committer time (ties: the first listed); undefined for none. */
+  private async oldest(commits: readonly string[]): Promise<string | undefined> {
+    return (await this.byCommitTime(commits))[0];
+  }
+
+  /** The note of one rewritten commit (undefined: nothing to do). */
+  private async rewriteOne(g: Group): Promise<RewriteResult | undefined> {
     const { git, notes, log, counters } = this.d;
     if (!isObjectId(g.target)) return undefined;
     const parents = (await git.tryRun(['rev-list', '--no-walk', '--parents', '--end-of-options', g.target], { okExitCodes: [] }))
@@ -123,27 +328,29 @@ export class RewriteRecorder {
     if (parents === undefined) return undefined; // the new commit is gone (a later rewrite, gc)
     if (parents.length > 1) return undefined; // a recreated merge: no note of ours describes it
 
-    // the sources that have a usable note, oldest first
-    const sources: { sha: string | undefined; note: AgentNoteV1 }[] = [];
+    // the commits it came from in the order they were committed: those with a usable note claim
+    // lines, the others (a person's commit squashed in) are later versions of those lines
+    const sources: { sha: string | undefined; note: AgentNoteV1 | undefined }[] = [];
     const sourceBlobs = new Set<string>();
-    for (const s of g.sources) {
+    for (const s of await this.byCommitTime(g.sources)) {
       const blob = await notes.noteBlob(s);
       const d = blob ? await notes.read(s) : undefined;
       if (blob && d?.kind === 'valid') {
         sources.push({ sha: s, note: d.note });
         sourceBlobs.add(blob);
-      }
+      } else sources.push({ sha: s, note: undefined });
     }
     const targetBlob = await notes.noteBlob(g.target);
-    if (sources.length === 0) return undefined;
+    if (sourceBlobs.size === 0) return undefined;
     const own = targetBlob && !sourceBlobs.has(targetBlob) ? await notes.read(g.target) : undefined;
-    // recorded while the rebase stopped (edit): its ranges are the new commit's own (an identity mapping)
+    // recorded while the rebase stopped (edit), or by the recorder for a cherry-pick: its ranges are
+    // the new commit's own (an identity mapping)
     if (own?.kind === 'valid') sources.push({ sha: undefined, note: own.note });
 
     const diffs = new CommitDiffs(git, { log, worktreeRoot: this.d.root });
     const diff1 = await diffs.commitHunks(g.target);
     const claimed = new Set<string>();
-    for (const s of sources) for (const f of s.note.files) if (f.ai_ranges && f.ai_ranges.length > 0) claimed.add(f.path);
+    for (const s of sources) for (const f of s.note?.files ?? []) if (f.ai_ranges && f.ai_ranges.length > 0) claimed.add(f.path);
     const paths = [...diff1.keys()].filter((p) => claimed.has(p));
     const fromSource: Map<string, DiffHunk[] | undefined>[] = [];
     for (const s of sources) fromSource.push(s.sha ? await this.sourceHunks(s.sha, g.target, paths) : identity(paths));
@@ -157,8 +364,7 @@ export class RewriteRecorder {
     const note = rewriteNote({ sources: input, files, clock: this.d.clock });
     if (!note) {
       // no AI line survived: a copied (or concatenated, invalid) note would claim what is not there
-      const current = targetBlob ? await notes.read(g.target) : undefined;
-      if (targetBlob && (sourceBlobs.has(targetBlob) || current?.kind !== 'valid')) {
+      if (targetBlob && (await this.isCopyOf(g.target, targetBlob, sourceBlobs))) {
         await notes.remove(g.target);
         counters.inc('rewrite.notesRemoved');
         log.info(`rebased commit ${g.target.slice(0, 8)}: no AI line of ${g.sources.length} source commit(s) left, copied note removed`);

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import * as vscode from 'vscode';
 import { agentNote, readyRepository, recorded, waitFor } from '../helpers/host';
+import { hoverText, lineVerdict } from '../helpers/editor';
 import { ClaudeSession, CodexSession, CursorSession, commitAll as commitIn, git, noteOf, waitForNote } from '../helpers/agents';
 
 /**
@@ -107,24 +108,30 @@ describe('attribution cases (issue #5)', function () {
     );
   });
 
-  it('rebase: a series of noted commits rebased from a terminal keeps its notes on the rewritten commits', async () => {
+  it('rebase from a terminal: each rebased commit gets the note of its own diff; the hover follows the shifted AI line', async () => {
     const base = await setupCommit({ 'rebase/base.txt': 'base\n' }, 'chore: rebase base');
-    // amend and rebase carry our notes through git's own notes.rewriteRef (set up at start)
+    // git copies the notes first (notes.rewriteRef, set up at start); the extension then recomputes them
     assert.ok(git(root, 'config', '--get-all', 'notes.rewriteRef').split('\n').includes('refs/notes/agentnote'));
     const s = new ClaudeSession(root);
     const shas: string[] = [];
-    for (const [i, name] of ['one', 'two'].entries()) {
-      s.prompt(`Create rebase/${name}.ts`);
-      s.write(`rebase/${name}.ts`, `export const ${name} = ${i + 1};\n`);
-      await editSeen(s.id, `rebase/${name}.ts`);
+    const steps: [string, string, string][] = [
+      ['Create rebase/one.ts', 'rebase/one.ts', 'export const one = 1;\n'],
+      ['Append a line to rebase/base.txt', 'rebase/base.txt', 'base\nai wrote this\n'],
+    ];
+    for (const [prompt, rel, content] of steps) {
+      s.prompt(prompt);
+      s.write(rel, content);
+      await editSeen(s.id, rel);
       await sleep(1500);
-      const sha = await commitAll(`feat: ${name}`);
+      const sha = await commitAll(`feat: ${path.basename(rel)}`);
       await waitForNote(root, sha);
       await recorded(root, sha);
       shas.push(sha);
     }
-    const before = shas.map((sha) => noteOf(root, sha));
-    // a new base commit next to ours (made with plumbing, HEAD stays), then `git rebase` onto it
+    const before = shas.map((sha) => noteOf(root, sha) as { files: unknown; timestamp: string });
+    assert.deepEqual(before[1].files, [{ path: 'rebase/base.txt', by_ai: true, ai_ranges: [{ start: 2, end: 2, interaction: 0 }] }]);
+    // a new base commit next to ours that inserts two lines on top of base.txt (made with plumbing,
+    // HEAD stays), then `git rebase` onto it from a terminal
     const index = path.join(os.tmpdir(), `an-rebase-index-${process.pid}`);
     const env = { ...process.env, GIT_INDEX_FILE: index };
     const run = (...args: string[]) =>
@@ -134,29 +141,47 @@ describe('attribution cases (issue #5)', function () {
         encoding: 'utf8',
       }).trim();
     run('read-tree', base);
-    const blob = execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: root, input: 'upstream change\n', encoding: 'utf8' }).trim();
-    run('update-index', '--add', '--cacheinfo', `100644,${blob},rebase/upstream.txt`);
+    const blob = execFileSync('git', ['hash-object', '-w', '--stdin'], {
+      cwd: root,
+      input: 'upstream 1\nupstream 2\nbase\n',
+      encoding: 'utf8',
+    }).trim();
+    run('update-index', '--cacheinfo', `100644,${blob},rebase/base.txt`);
     const newBase = run('commit-tree', run('write-tree'), '-p', base, '-m', 'chore: upstream change');
     fs.rmSync(index, { force: true });
     git(root, 'rebase', '-q', newBase);
+    assert.equal(fs.readFileSync(abs('rebase/base.txt'), 'utf8'), 'upstream 1\nupstream 2\nbase\nai wrote this\n');
     const rebased = git(root, 'rev-list', '--reverse', `${newBase}..HEAD`).trim().split('\n');
     assert.equal(rebased.length, 2);
     assert.ok(
       rebased.every((sha) => !shas.includes(sha)),
       'commits rewritten',
     );
-    await recorded(root, rebased[1]);
-    const after = rebased.map((sha) => noteOf(root, sha));
-    assert.deepEqual(after, before, 'the rebased commits carry the very same notes');
+    type N = { attribution: unknown; files: unknown; timestamp: string; interactions: { prompt: string }[] };
+    // recomputed (not git's copy): the note was recorded anew
+    const after = await waitFor(
+      () => {
+        const ns = rebased.map((sha) => noteOf(root, sha) as N | undefined);
+        return ns.every((n, i) => n && n.timestamp !== before[i].timestamp) ? (ns as N[]) : undefined;
+      },
+      20_000,
+      'notes of the rebased commits recomputed',
+    );
+    assert.deepEqual(after[0].files, [{ path: 'rebase/one.ts', by_ai: true, ai_ranges: [{ start: 1, end: 1, interaction: 0 }] }]);
+    assert.deepEqual(after[1].files, [{ path: 'rebase/base.txt', by_ai: true, ai_ranges: [{ start: 4, end: 4, interaction: 0 }] }]);
     for (const [i, n] of after.entries()) {
-      const note = n as { attribution: unknown; files: unknown; interactions: { prompt: string }[] };
-      assert.deepEqual(note.attribution, { ai_ratio: 100, method: 'line', lines: { ai_added: 1, total_added: 1, deleted: 0 } });
-      assert.deepEqual(note.files, [
-        { path: `rebase/${['one', 'two'][i]}.ts`, by_ai: true, ai_ranges: [{ start: 1, end: 1, interaction: 0 }] },
-      ]);
-      assert.equal(note.interactions[0].prompt, `Create rebase/${['one', 'two'][i]}.ts`);
+      assert.deepEqual(n.attribution, { ai_ratio: 100, method: 'line', lines: { ai_added: 1, total_added: 1, deleted: 0 } });
+      assert.equal(n.interactions[0].prompt, steps[i][0]);
     }
     assert.equal(noteOf(root, newBase), undefined, 'the new base commit (not ours) gets no note');
+    // the hover: the AI line moved from 2 to 4 and keeps its prompt; the upstream lines are nobody's claim
+    const doc = await vscode.workspace.openTextDocument(abs('rebase/base.txt'));
+    await vscode.window.showTextDocument(doc);
+    const hover = await lineVerdict(abs('rebase/base.txt'), 4);
+    assert.match(hover, /written by the AI/);
+    assert.match(hover, /Append a line to rebase\/base\.txt/);
+    assert.match(hover, /100%/);
+    assert.doesNotMatch(await hoverText(abs('rebase/base.txt'), 2), /written by the AI/);
   });
 
   it('generated files and .agentnoteignore: listed with their flags, kept out of the counts', async () => {

@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseRewriteQueue } from '../../../src/core/notes/rewriteQueue';
+import { cherryPickedFrom, concatenatedParts, parseReflog, reflogRewrites, squashedFrom } from '../../../src/core/notes/rewriteEvidence';
 import type { AgentNoteV1 } from '../../../src/core/notes/noteTypes';
 import { Counters, nullLogger } from '../../../src/core/ports';
 import { installHooks } from '../../../src/node/hooks/gitHooks';
@@ -261,5 +262,229 @@ describe('RepositoryRecorder: a rebase of a commit the recorder noted', function
     assert.equal(await h.noteText(rebased), text, 'recording the rebased HEAD leaves its recomputed note alone');
     // the original keeps its own note
     assert.deepEqual((await h.note(f)).files[0].ai_ranges, [{ start: 3, end: 4, interaction: 0 }]);
+  });
+});
+
+describe('rewrite evidence without our hook (reflog, messages, git note copies)', () => {
+  it('parses the reflog: rebase steps of every flavour, cherry-picks, commits after a reset; amends and merges are not candidates', () => {
+    const e = (c: string, op: string) => `${oid(c)}\t${op}`;
+    const entries = parseReflog(
+      [
+        e('9', 'commit: after reset'),
+        e('8', 'reset: moving to HEAD~2'),
+        e('7', 'cherry-pick: picked'),
+        e('6', 'pull --rebase origin main (finish): returning to refs/heads/main'),
+        e('6', 'pull --rebase origin main (pick): local'),
+        e('5', 'rebase -i (squash): two'),
+        e('4', 'rebase (fixup): one'),
+        e('3', 'rebase (start): checkout main'),
+        e('2', 'commit (amend): amended'),
+        e('1', 'commit (merge): Merge branch x'),
+        'garbage line',
+        `--output=/tmp/x\trebase (pick): hostile`,
+      ].join('\n'),
+    );
+    const r = reflogRewrites(entries);
+    assert.deepEqual(r.candidates, [
+      { kind: 'rebase', sha: oid('4') },
+      { kind: 'rebase', sha: oid('5') },
+      { kind: 'rebase', sha: oid('6') },
+      { kind: 'cherry-pick', sha: oid('7') },
+      { kind: 'commit', sha: oid('9'), reset: { base: oid('8'), before: oid('7') } },
+    ]);
+    assert.deepEqual([...r.rebaseProducts].sort(), [oid('4'), oid('5'), oid('6')]);
+  });
+
+  it('reads cherry-pick -x and merge --squash messages, and splits concatenated notes into the blobs git copied', () => {
+    assert.deepEqual(cherryPickedFrom(`fix\n\n(cherry picked from commit ${oid('A')})\n`), [oid('a')]);
+    assert.deepEqual(cherryPickedFrom(`fix\n\nsee (cherry picked from commit ${oid('a')}) inline\n`), []);
+    const squash = `Squashed commit of the following:\n\ncommit ${oid('b')}\nAuthor: x\n\n    two\n\ncommit ${oid('a')}\nAuthor: x\n\n    one\n`;
+    assert.deepEqual(squashedFrom(squash), [oid('a'), oid('b')]);
+    assert.deepEqual(squashedFrom(`commit ${oid('a')}\n`), [], 'only under the squash heading');
+    assert.deepEqual(concatenatedParts('{\n  "v": 1\n}\n\n{\n  "v": 2\n}\n'), ['{\n  "v": 1\n}\n', '{\n  "v": 2\n}\n']);
+    assert.deepEqual(concatenatedParts('{\n  "v": 1\n}\n'), []);
+  });
+});
+
+describe('RewriteRecorder without our hook (zero setup: notes.rewriteRef and the reflog)', function () {
+  this.timeout(60_000);
+  useIsolatedGitEnv();
+  let repo: TestRepo;
+  let notes: NoteStore;
+  let counters: Counters;
+  let rewrites: RewriteRecorder;
+
+  beforeEach(async () => {
+    repo = await TestRepo.create();
+    const git = repo.runner();
+    notes = new NoteStore(git);
+    counters = new Counters();
+    const journalRoot = path.join(repo.dir, '.git', 'agentnote');
+    fs.mkdirSync(journalRoot, { recursive: true });
+    await configureRewrite(git);
+    rewrites = new RewriteRecorder({
+      root: repo.dir,
+      journalRoot,
+      git,
+      log: nullLogger,
+      clock: new FakeClock(T0 + 3600_000),
+      counters,
+      notes,
+    });
+  });
+  afterEach(async () => {
+    await repo.remove();
+  });
+
+  let tick = 0;
+  const commit = async (file: string, content: string, msg = `c ${file}`): Promise<string> => {
+    await repo.write(file, content);
+    await repo.git(['add', '-A']);
+    // distinct committer times, so "the oldest" is well defined
+    const date = `${1_780_000_000 + ++tick * 60} +0000`;
+    await repo.git(['commit', '-q', '-m', msg], { env: { GIT_COMMITTER_DATE: date, GIT_AUTHOR_DATE: date } });
+    return repo.head();
+  };
+  const noteOf = async (rev: string): Promise<AgentNoteV1 | undefined> => {
+    const d = await notes.read((await repo.git(['rev-parse', rev])).trim());
+    return d?.kind === 'valid' ? d.note : undefined;
+  };
+  const lines = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag}${i + 1}`).join('\n') + '\n';
+  const later = { GIT_COMMITTER_DATE: '1790000000 +0000' };
+
+  it('a plain rebase: the copied note is recomputed for the new diff, once', async () => {
+    await commit('a.txt', lines(10, 'base'));
+    await repo.git(['checkout', '-q', '-b', 'feature']);
+    const f = await commit('a.txt', lines(10, 'base') + 'ai1\nai2\nai3\nmine\n');
+    await notes.write(f, aiNote('a.txt', [[11, 13, 0]], 4, ['add the three ai lines']));
+    await repo.git(['checkout', '-q', 'main']);
+    await commit('a.txt', 'top1\ntop2\n' + lines(10, 'base'));
+    await repo.git(['checkout', '-q', 'feature']);
+    await repo.git(['rebase', '-q', 'main'], { env: later });
+    assert.equal(await notes.noteBlob('HEAD'), await notes.noteBlob(f), 'git copied the note');
+    const results = await rewrites.process();
+    assert.deepEqual(
+      results.map((r) => r.outcome.kind),
+      ['written'],
+    );
+    const n = await noteOf('HEAD');
+    assert.deepEqual(n?.files[0].ai_ranges, [{ start: 13, end: 15, interaction: 0 }]);
+    assert.deepEqual(n?.attribution.lines, { ai_added: 3, total_added: 4, deleted: 0 });
+    assert.deepEqual(await rewrites.process(), [], 'nothing twice');
+    // a new recorder (an editor restart) finds nothing to do either: the note is the commit's own now
+    const again = new RewriteRecorder({
+      root: repo.dir,
+      journalRoot: path.join(repo.dir, '.git', 'agentnote'),
+      git: repo.runner(),
+      log: nullLogger,
+      clock: new FakeClock(T0),
+      counters,
+      notes: new NoteStore(repo.runner()),
+    });
+    assert.deepEqual(await again.process(), []);
+  });
+
+  it('an interactive squash: git concatenated the notes; the new note is the union, and a line deleted and written again by a later commit is not claimed', async () => {
+    await commit('a.txt', lines(3, 'base'));
+    await repo.git(['checkout', '-q', '-b', 'feature']);
+    const c1 = await commit('a.txt', lines(3, 'base') + 'ai-line\nai-keep\n', 'one');
+    await notes.write(c1, aiNote('a.txt', [[4, 5, 0]], 2, ['prompt one']));
+    // the person deletes ai-line and types the very same text again in the next commit
+    await commit('a.txt', lines(3, 'base') + 'ai-keep\n', 'two');
+    await commit('a.txt', lines(3, 'base') + 'ai-line\nai-keep\n', 'three');
+    const c4 = await commit('b.txt', 'b-ai\n', 'four');
+    await notes.write(c4, aiNote('b.txt', [[1, 1, 0]], 1, ['prompt four']));
+    const editor = `sed -i -e '2,4s/^pick/squash/'`;
+    await repo.git(['rebase', '-q', '-i', 'main'], { env: { ...later, GIT_SEQUENCE_EDITOR: editor, GIT_EDITOR: 'true' } });
+    assert.equal((await repo.git(['rev-list', '--count', 'main..HEAD'])).trim(), '1');
+    assert.equal((await notes.read('HEAD'))?.kind, 'invalid', 'git concatenated the two notes');
+    await rewrites.process();
+    const n = await noteOf('HEAD');
+    assert.ok(n);
+    assert.deepEqual(
+      n.interactions.map((i) => i.prompt),
+      ['prompt one', 'prompt four'],
+    );
+    assert.deepEqual(n.files, [
+      { path: 'a.txt', by_ai: true, ai_ranges: [{ start: 5, end: 5, interaction: 0 }] },
+      { path: 'b.txt', by_ai: true, ai_ranges: [{ start: 1, end: 1, interaction: 1 }] },
+    ]);
+    assert.deepEqual(n.attribution.lines, { ai_added: 2, total_added: 3, deleted: 0 });
+  });
+
+  it('a rebase stopped on a conflict: nothing until it finishes, then the resolved line is the person’s', async () => {
+    await commit('a.txt', 'x\n');
+    await repo.git(['checkout', '-q', '-b', 'feature']);
+    const f = await commit('a.txt', 'x\nai-one\nai-two\n');
+    await notes.write(f, aiNote('a.txt', [[2, 3, 0]], 2, ['two lines']));
+    await repo.git(['checkout', '-q', 'main']);
+    await commit('a.txt', 'x\nmain-line\n');
+    await repo.git(['checkout', '-q', 'feature']);
+    assert.notEqual((await repo.gitResult(['rebase', 'main'], { env: later })).code, 0);
+    assert.deepEqual(await rewrites.process(), []);
+    await repo.write('a.txt', 'x\nai-one\nperson-two\n');
+    await repo.git(['add', 'a.txt']);
+    await repo.gitResult(['rebase', '--continue'], { env: { ...later, GIT_EDITOR: 'true' } });
+    const results = await rewrites.process();
+    assert.equal(results.length, 1);
+    const n = await noteOf('HEAD');
+    assert.deepEqual(n?.files, [{ path: 'a.txt', by_ai: true, ai_ranges: [{ start: 2, end: 2, interaction: 0 }] }]);
+    assert.deepEqual(n?.attribution.lines, { ai_added: 1, total_added: 2, deleted: 1 });
+  });
+
+  it('cherry-pick -x gets the note of its own diff; a cherry-pick without -x stays without one (a gap, never a guess)', async () => {
+    await commit('a.txt', lines(5, 'base'));
+    await repo.git(['checkout', '-q', '-b', 'topic']);
+    const t = await commit('t.txt', 'ai-t1\nai-t2\nperson-t\n');
+    await notes.write(t, aiNote('t.txt', [[1, 2, 0]], 3, ['write t']));
+    const u = await commit('u.txt', 'ai-u\n');
+    await notes.write(u, aiNote('u.txt', [[1, 1, 0]], 1, ['write u']));
+    await repo.git(['checkout', '-q', 'main']);
+    await commit('a.txt', 'new-top\n' + lines(5, 'base'));
+    await repo.git(['cherry-pick', '-x', t], { env: later });
+    const picked = await repo.head();
+    await repo.git(['cherry-pick', u], { env: later });
+    const plain = await repo.head();
+    const results = await rewrites.process();
+    assert.deepEqual(
+      results.map((r) => r.target),
+      [picked],
+    );
+    const n = await noteOf(picked);
+    assert.deepEqual(n?.files, [{ path: 't.txt', by_ai: true, ai_ranges: [{ start: 1, end: 2, interaction: 0 }] }]);
+    assert.equal(n?.attribution.ai_ratio, 67);
+    assert.equal(await noteOf(plain), undefined);
+  });
+
+  it('merge --squash with the message git proposes, and reset --soft + commit: one note with the union', async () => {
+    await commit('a.txt', 'base\n');
+    await repo.git(['checkout', '-q', '-b', 'topic']);
+    const one = await commit('a.txt', 'base\nai-a\n', 'one');
+    await notes.write(one, aiNote('a.txt', [[2, 2, 0]], 1, ['p one']));
+    const two = await commit('b.txt', 'ai-b\nperson-b\n', 'two');
+    await notes.write(two, aiNote('b.txt', [[1, 1, 0]], 2, ['p two']));
+    await repo.git(['checkout', '-q', 'main']);
+    await repo.git(['merge', '-q', '--squash', 'topic']);
+    await repo.git(['commit', '-q', '--no-edit'], { env: later });
+    const squashed = await repo.head();
+    await repo.git(['checkout', '-q', 'topic']);
+    await repo.git(['reset', '-q', '--soft', 'HEAD~2']);
+    await repo.git(['commit', '-q', '-m', 'recommitted'], { env: later });
+    const recommitted = await repo.head();
+    const results = await rewrites.process();
+    assert.deepEqual(results.map((r) => r.target).sort(), [squashed, recommitted].sort());
+    for (const c of [squashed, recommitted]) {
+      const n = await noteOf(c);
+      assert.ok(n, c);
+      assert.deepEqual(
+        n.interactions.map((i) => i.prompt),
+        ['p one', 'p two'],
+      );
+      assert.deepEqual(n.files, [
+        { path: 'a.txt', by_ai: true, ai_ranges: [{ start: 2, end: 2, interaction: 0 }] },
+        { path: 'b.txt', by_ai: true, ai_ranges: [{ start: 1, end: 1, interaction: 1 }] },
+      ]);
+      assert.deepEqual(n.attribution.lines, { ai_added: 2, total_added: 3, deleted: 0 });
+    }
   });
 });
