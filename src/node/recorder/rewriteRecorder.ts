@@ -75,6 +75,7 @@ export class RewriteRecorder {
   private readonly seen = new Set<string>();
   /** The reflog's newest entry and the notes ref at the last look (unchanged: nothing new to find). */
   private lastLook: string | undefined;
+  private idents: { listing: ReadonlyMap<string, string>; map: Map<string, string> } | undefined;
 
   constructor(private readonly d: RewriteRecorderDeps) {}
 
@@ -217,6 +218,7 @@ export class RewriteRecorder {
       const message = (await git.tryRun(['show', '-s', '--format=%B', '--end-of-options', c.sha], { okExitCodes: [] })) ?? '';
       let named = c.kind === 'cherry-pick' ? cherryPickedFrom(message) : squashedFrom(message);
       if (named.length === 0 && c.reset) named = await this.resetSources(c.sha, c.reset);
+      if (named.length === 0 && c.kind === 'cherry-pick') named = await this.pickedFrom(c.sha, listing, rebaseProducts);
       named = named.filter((s) => s !== c.sha);
       return named.some((s) => listing.has(s)) ? named : [];
     }
@@ -249,6 +251,39 @@ export class RewriteRecorder {
       .filter((l) => isObjectId(l));
     if (between.length === 0 || between.length > maxResetSources) return [...noted];
     return [...new Set([sorted[0], ...between, ...noted])];
+  }
+
+  /**
+   * A cherry-pick without `-x`: the noted commit with the same author, author date and subject
+   * (git keeps all three), not one a rebase made, the oldest by committer time; [] when none.
+   */
+  private async pickedFrom(sha: string, listing: ReadonlyMap<string, string>, rebaseProducts: ReadonlySet<string>): Promise<string[]> {
+    const format = '--format=%H%x00%an%x00%ae%x00%at%x00%s';
+    const own = (await this.d.git.tryRun(['show', '-s', format, '--end-of-options', sha], { okExitCodes: [] }))?.trim();
+    if (!own) return [];
+    const key = own.slice(own.indexOf('\0'));
+    const idents = await this.noteIdents(listing, format);
+    const same = [...idents].filter(([c, k]) => k === key && c !== sha && !rebaseProducts.has(c)).map(([c]) => c);
+    const original = await this.oldest(same);
+    return original ? [original] : [];
+  }
+
+  /** Author, author date and subject of every noted commit (one `git log --stdin`), per notes listing. */
+  private async noteIdents(listing: ReadonlyMap<string, string>, format: string): Promise<Map<string, string>> {
+    if (this.idents?.listing === listing) return this.idents.map;
+    const map = new Map<string, string>();
+    if (listing.size > 0) {
+      const out = await this.d.git.tryRun(['log', '--no-walk=unsorted', '--ignore-missing', format, '--stdin'], {
+        input: [...listing.keys()].join('\n') + '\n',
+        okExitCodes: [],
+      });
+      for (const line of (out ?? '').split('\n')) {
+        const at = line.indexOf('\0');
+        if (at > 0 && isObjectId(line.slice(0, at))) map.set(line.slice(0, at), line.slice(at));
+      }
+    }
+    this.idents = { listing, map };
+    return map;
   }
 
   /** The commits a `reset` left out of HEAD that the next commit re-commits (its parent is the reset base). */

@@ -432,28 +432,38 @@ describe('RewriteRecorder without our hook (zero setup: notes.rewriteRef and the
     assert.deepEqual(n?.attribution.lines, { ai_added: 1, total_added: 2, deleted: 1 });
   });
 
-  it('cherry-pick -x gets the note of its own diff; a cherry-pick without -x stays without one (a gap, never a guess)', async () => {
+  it('cherry-pick -x, a plain cherry-pick range onto shifted lines: each pick gets the note of its own diff; an unrelated look-alike commit none', async () => {
     await commit('a.txt', lines(5, 'base'));
     await repo.git(['checkout', '-q', '-b', 'topic']);
     const t = await commit('t.txt', 'ai-t1\nai-t2\nperson-t\n');
     await notes.write(t, aiNote('t.txt', [[1, 2, 0]], 3, ['write t']));
-    const u = await commit('u.txt', 'ai-u\n');
-    await notes.write(u, aiNote('u.txt', [[1, 1, 0]], 1, ['write u']));
+    const u = await commit('a.txt', lines(5, 'base') + 'ai-u\n', 'append u');
+    await notes.write(u, aiNote('a.txt', [[6, 6, 0]], 1, ['write u']));
+    const v = await commit('a.txt', lines(5, 'base') + 'ai-u\nai-v\n', 'append v');
+    await notes.write(v, aiNote('a.txt', [[7, 7, 0]], 1, ['write v']));
     await repo.git(['checkout', '-q', 'main']);
     await commit('a.txt', 'new-top\n' + lines(5, 'base'));
     await repo.git(['cherry-pick', '-x', t], { env: later });
     const picked = await repo.head();
-    await repo.git(['cherry-pick', u], { env: later });
-    const plain = await repo.head();
+    // a range without -x: git keeps author, author date and subject
+    await repo.git(['cherry-pick', `${t}..${v}`], { env: later });
+    const [pu, pv] = (await repo.git(['rev-list', '--reverse', '-n', '2', 'HEAD'])).trim().split('\n');
+    // the person writes the same line on another branch, with a message of their own
+    await repo.git(['checkout', '-q', '-b', 'other', 'main~3']);
+    await commit('a.txt', lines(5, 'base') + 'ai-u\n', 'append u by hand');
+    const lookalike = await repo.head();
     const results = await rewrites.process();
     assert.deepEqual(
       results.map((r) => r.target),
-      [picked],
+      [picked, pu, pv],
     );
-    const n = await noteOf(picked);
-    assert.deepEqual(n?.files, [{ path: 't.txt', by_ai: true, ai_ranges: [{ start: 1, end: 2, interaction: 0 }] }]);
-    assert.equal(n?.attribution.ai_ratio, 67);
-    assert.equal(await noteOf(plain), undefined);
+    assert.deepEqual((await noteOf(picked))?.files, [{ path: 't.txt', by_ai: true, ai_ranges: [{ start: 1, end: 2, interaction: 0 }] }]);
+    assert.equal((await noteOf(picked))?.attribution.ai_ratio, 67);
+    const nu = await noteOf(pu);
+    assert.deepEqual(nu?.files, [{ path: 'a.txt', by_ai: true, ai_ranges: [{ start: 7, end: 7, interaction: 0 }] }]);
+    assert.equal(nu?.interactions[0].prompt, 'write u');
+    assert.deepEqual((await noteOf(pv))?.files, [{ path: 'a.txt', by_ai: true, ai_ranges: [{ start: 8, end: 8, interaction: 0 }] }]);
+    assert.equal(await noteOf(lookalike), undefined);
   });
 
   it('merge --squash with the message git proposes, and reset --soft + commit: one note with the union', async () => {
