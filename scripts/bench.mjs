@@ -22,6 +22,7 @@ import {
   hoverBench,
   noteWriteBench,
   notesMergeBench,
+  rewriteBench,
   parseBench,
   recorderImpl,
   tailBench,
@@ -136,6 +137,9 @@ try {
   });
   results.notesMerge = await stage('fetched notes merge (sharing worker)', () =>
     notesMergeBench({ dir: join(base, 'notes-merge'), home, count: quick ? 200 : 1000, samples: quick ? 2 : 5 }),
+  );
+  results.rewrite = await stage('30-commit rebase to correct notes', () =>
+    rewriteBench({ dir: join(base, 'rewrite'), home, commits: 30, history: quick ? 500 : 5000, samples: quick ? 2 : 5 }),
   );
   results.parse = await stage('transcript parse throughput', () => parseBench({ transcripts, runs: 3 }));
   results.catchUp = await stage('tailer catch-up', () => tailerCatchUpBench({ transcripts }));

@@ -749,3 +749,126 @@ export function devBuild() {
 }
 
 export { log };
+
+// ── history rewrites ───────────────────────────────────────────────────────────────────────────
+
+/**
+ * A `commits`-commit rebase of AI-noted commits onto a main that inserted lines above every AI
+ * line, in a repository with `history` other noted commits: the time from the end of `git rebase`
+ * (git copied the stale notes) to correct notes on every rebased commit, through RewriteRecorder
+ * without our hook (the reflog and git's note copies, the zero-setup path). Each sample rebases
+ * the original branch again with a new committer date (new commits). Checked: every rebased commit's
+ * note has its AI lines on their new line numbers.
+ */
+export async function rewriteBench({ dir, home, commits = 30, history = 5000, samples = 5 }) {
+  const env = gitEnv(home);
+  const git = (args, opts = {}) =>
+    execFileSync('git', args, {
+      cwd: dir,
+      env: { ...env, ...opts.env },
+      input: opts.input,
+      encoding: 'utf8',
+      maxBuffer: 1 << 30,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+  mkdirSync(dir, { recursive: true });
+  git(['init', '-q', '-b', 'main', '.']);
+  for (const [k, v] of [
+    ['user.name', 'Ann Dev'],
+    ['user.email', 'ann@example.com'],
+    ['commit.gpgsign', 'false'],
+  ])
+    git(['config', k, v]);
+  const when = 1_780_000_000;
+  // the history: `history` commits of bulk.txt, each with a note
+  let stream = '';
+  for (let i = 0; i < history; i++) {
+    const msg = `history ${i}`;
+    stream += `commit refs/heads/main\nmark :${i + 1}\ncommitter Ann Dev <ann@example.com> ${when + i} +0000\ndata ${msg.length}\n${msg}\nM 100644 inline bulk.txt\ndata ${String(i).length + 1}\n${i}\n\n`;
+  }
+  stream += `commit refs/notes/agentnote\ncommitter Ann Dev <ann@example.com> ${when + history} +0000\ndata 7\nhistory\n`;
+  for (let i = 0; i < history; i++) {
+    const body = Buffer.from(benchNote('claude', `History prompt ${i}`, '2026-03-01T10:00:00.000Z'));
+    stream += `N inline :${i + 1}\ndata ${body.length}\n${body.toString()}\n`;
+  }
+  git(['fast-import', '--quiet'], { input: `${stream}done\n` });
+  git(['reset', '-q', '--hard', 'main']);
+  // the base files, then the feature branch: one AI commit per file appending 3 lines (2 of them the AI's)
+  const base = Array.from({ length: 20 }, (_, i) => `base line ${i + 1}`).join('\n') + '\n';
+  for (let f = 0; f < commits; f++) writeFileSync(join(dir, `mod${f}.txt`), base);
+  git(['add', '-A']);
+  git(['commit', '-q', '-m', 'base files'], { env: { GIT_COMMITTER_DATE: `${when + history + 1} +0000` } });
+  git(['checkout', '-q', '-b', 'feature']);
+  const notesIn = [];
+  for (let f = 0; f < commits; f++) {
+    writeFileSync(join(dir, `mod${f}.txt`), `${base}ai ${f} one\nai ${f} two\nperson ${f}\n`);
+    git(['add', '-A']);
+    git(['commit', '-q', '-m', `feat: mod${f}`], { env: { GIT_COMMITTER_DATE: `${when + history + 2 + f} +0000` } });
+    const sha = git(['rev-parse', 'HEAD']).trim();
+    const note = {
+      v: 1,
+      agent: 'claude',
+      session_id: 'bench-rewrite',
+      timestamp: '2026-03-02T10:00:00.000Z',
+      model: 'bench-model',
+      interactions: [{ prompt: `Append to mod${f}.txt`, response: null }],
+      files: [{ path: `mod${f}.txt`, by_ai: true, ai_ranges: [{ start: 21, end: 22, interaction: 0 }] }],
+      attribution: { ai_ratio: 67, method: 'line', lines: { ai_added: 2, total_added: 3, deleted: 0 } },
+    };
+    notesIn.push(`N inline ${sha}\ndata ${Buffer.byteLength(JSON.stringify(note, null, 2) + '\n')}\n${JSON.stringify(note, null, 2)}\n`);
+  }
+  const ft = `commit refs/notes/agentnote\ncommitter Ann Dev <ann@example.com> ${when + history + 100} +0000\ndata 8\nfeature\nfrom refs/notes/agentnote^0\n${notesIn.join('')}done\n`;
+  git(['fast-import', '--quiet'], { input: ft });
+  const featureTip = git(['rev-parse', 'HEAD']).trim();
+  // main: two lines on top of every file
+  git(['checkout', '-q', 'main']);
+  for (let f = 0; f < commits; f++) writeFileSync(join(dir, `mod${f}.txt`), `upstream 1\nupstream 2\n${base}`);
+  git(['add', '-A']);
+  git(['commit', '-q', '-m', 'upstream: two lines on top'], { env: { GIT_COMMITTER_DATE: `${when + history + 200} +0000` } });
+  git(['config', '--add', 'notes.rewriteRef', 'refs/notes/agentnote']);
+  git(['config', 'notes.rewrite.rebase', 'true']);
+  mkdirSync(join(dir, '.git', 'agentnote'), { recursive: true });
+
+  const { GitRunner } = src('node/git/gitRunner');
+  const { NoteStore } = src('node/notes/noteStore');
+  const { RewriteRecorder } = src('node/recorder/rewriteRecorder');
+  const { Counters, nullLogger, systemClock } = src('core/ports');
+  const { BlobStore } = src('node/git/blobStore');
+  const runner = new GitRunner(dir);
+  // as the extension has it: note blobs read through one cat-file --batch process
+  const blobs = new BlobStore(runner, {});
+  const notes = new NoteStore(runner, { blobs, trustCacheUntilInvalidated: true });
+  const out = { commits, history, ms: [], rebaseMs: [], checks: [], gitCalls: 0 };
+  for (let s = 0; s < samples; s++) {
+    git(['checkout', '-q', '-B', 'feature', featureTip]);
+    const t0 = now();
+    git(['rebase', '-q', 'main'], { env: { GIT_COMMITTER_DATE: `${when + history + 300 + s} +0000` } });
+    out.rebaseMs.push(now() - t0);
+    // a fresh recorder per sample (nothing cached but what a running extension has: the notes store)
+    const rec = new RewriteRecorder({
+      root: dir,
+      journalRoot: join(dir, '.git', 'agentnote'),
+      git: runner,
+      log: nullLogger,
+      clock: systemClock,
+      counters: new Counters(),
+      notes,
+    });
+    notes.invalidate();
+    const calls0 = runner.counters.get('git.calls');
+    const t1 = now();
+    const results = await rec.process();
+    out.ms.push(now() - t1);
+    out.gitCalls = runner.counters.get('git.calls') - calls0;
+    const rebased = git(['rev-list', '--reverse', 'main..HEAD']).trim().split('\n');
+    let right = 0;
+    for (const [f, sha] of rebased.entries()) {
+      const n = JSON.parse(git(['notes', '--ref=agentnote', 'show', sha]));
+      const r = n.files?.[0]?.ai_ranges?.[0];
+      if (n.files?.[0]?.path === `mod${f}.txt` && r?.start === 23 && r?.end === 24 && n.attribution?.lines?.ai_added === 2) right++;
+    }
+    out.checks.push({ written: results.filter((r) => r.outcome.kind === 'written').length, right, of: rebased.length });
+  }
+  await blobs.dispose?.();
+  return out;
+}

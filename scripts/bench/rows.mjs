@@ -110,6 +110,26 @@ export function buildRows(r, durationMs) {
         : 'not measured',
     }),
   );
+  const rw = r.rewrite;
+  out.push(
+    row({
+      id: 'rebase-notes',
+      what: `${rw?.commits ?? 30}-commit rebase: from the end of \`git rebase\` to correct notes on every rebased commit`,
+      unit: 'ms',
+      goal: '≤ 1,000 ms median, every note right',
+      samples: rw?.ms,
+      baseline: rw?.rebaseMs,
+      baselineLabel: '`git rebase` itself',
+      check: (s) => {
+        const wrong = (rw?.checks ?? []).filter((c) => c.right !== c.of || c.of !== rw.commits);
+        if (wrong.length > 0) return `notes not right: ${JSON.stringify(wrong[0])}`;
+        return s.median <= 1000 || `median ${s.median.toFixed(0)} ms`;
+      },
+      note: rw
+        ? `RewriteRecorder.process() without our hook (the zero-setup path: the HEAD reflog and the notes git copied through \`notes.rewriteRef\`), in a repository with ${rw.history.toLocaleString('en-US')} other noted commits; the ${rw.commits} feature commits each append 3 lines (2 by the AI) to a file of their own, and main inserted 2 lines on top of every file, so every range moves from 21–22 to 23–24. Checked on every sample: ${rw.checks.map((c) => `${c.right}/${c.of}`).join(', ')} notes right.`
+        : 'not measured',
+    }),
+  );
   const nw = r.noteWrite;
   out.push(
     row({

@@ -3,9 +3,10 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { decodeNote, encodeNote, tooLargeNote, type DecodedNote } from '../../core/notes/noteCodec';
 import { defaultNoteReadLimits, type NoteReadLimits } from '../../core/notes/noteLimits';
 import type { AgentNoteV1 } from '../../core/notes/noteTypes';
-import { type Logger, nullLogger } from '../../core/ports';
+import { type Logger, nullLogger, systemClock } from '../../core/ports';
 import type { BlobStore } from '../git/blobStore';
 import { GitError, type GitRunner } from '../git/gitRunner';
+import { committerIdent, writeNotesCommit } from '../sharing/notesGit';
 import { isObjectId, objectIdSource } from '../../core/git/objectId';
 
 /** The notes ref of Agent Note (docs/note-format.md §1.1). */
@@ -290,6 +291,39 @@ export class NoteStore {
     const blob = await this.noteBlob(fromCommit);
     if (!blob) return 'missing';
     return this.serialized(() => this.writeWith(toCommit, ['-C', blob], undefined, opts.overwrite ?? false));
+  }
+
+  /**
+   * Writes (adds or replaces) the notes of many commits in one notes commit (one `git fast-import`,
+   * whatever their number), with the same compare-and-swap retry as a single write. Commits must
+   * be full object ids of existing commits (the caller resolved them). Throws NoteStoreError.
+   */
+  writeMany(entries: readonly { commit: string; note: AgentNoteV1 }[]): Promise<number> {
+    const changes = entries.filter((e) => isObjectId(e.commit)).map((e) => ({ commit: e.commit.toLowerCase(), text: encodeNote(e.note) }));
+    if (changes.length === 0) return Promise.resolve(0);
+    return this.serialized(async () => {
+      let lastError: unknown;
+      for (let attempt = 0; attempt < this.writeAttempts; attempt++) {
+        if (attempt > 0) await delay(this.retryDelayMs * 2 ** (attempt - 1));
+        const old = await this.refValue();
+        const next = await writeNotesCommit(this.git, {
+          ...(old ? { from: old } : {}),
+          changes,
+          message: `Notes added by Agent Note (${changes.length} rewritten commit${changes.length === 1 ? '' : 's'})\n`,
+          ident: await committerIdent(this.git, systemClock.now()),
+        });
+        try {
+          await this.git.run(['update-ref', '-m', 'notes: Notes added by Agent Note', this.ref, next, old ?? '']);
+          this.invalidate();
+          this.log.debug(`${changes.length} note(s) written in one notes commit`);
+          return changes.length;
+        } catch (e) {
+          lastError = e;
+          this.git.counters.inc('notes.writeRetries');
+        }
+      }
+      throw new NoteStoreError('refLocked', `${this.ref} stayed locked or kept moving after ${this.writeAttempts} attempts`, lastError);
+    });
   }
 
   /**

@@ -6,14 +6,7 @@ import { encodeNote } from '../../core/notes/noteCodec';
 import { fitNoteForWrite } from '../../core/notes/noteSize';
 import type { AgentNoteV1 } from '../../core/notes/noteTypes';
 import { parseRewriteQueue, rewriteQueueName } from '../../core/notes/rewriteQueue';
-import {
-  cherryPickedFrom,
-  concatenatedParts,
-  parseReflog,
-  reflogRewrites,
-  type RewriteCandidate,
-  squashedFrom,
-} from '../../core/notes/rewriteEvidence';
+import { byCommitTime, parentsOf, partBlobs, ReflogRewrites, type RewriteGroup } from './rewriteSources';
 import { rewriteNote, type RewrittenFile, type RewriteSource } from '../../core/notes/rewriteNote';
 import { parseFileDiffs, type DiffHunk } from '../../core/attribution/diffHunks';
 import type { Clock, Counters, Logger } from '../../core/ports';
@@ -28,17 +21,18 @@ const maxQueueBytes = 4 * 1024 * 1024;
 /** Paths per `diff-tree` call (keeps the command line short on every platform). */
 const pathsPerDiff = 200;
 const takenSuffix = '.taking';
-/** HEAD reflog entries read per look (a rebase of that many commits is caught whole). */
-const reflogWindow = 400;
-/** At most this many commits of a reset are taken as the sources of the commit after it. */
-const maxResetSources = 50;
 
-/** One new commit and the commits it was made from (oldest first). */
-interface Group {
-  kind: string;
-  target: string;
-  sources: string[];
+/** Groups planned at once (each runs a few short git processes). */
+const planConcurrency = 4;
+
+/** What to do for one rewritten commit: write `note`, or remove the copied note. */
+interface Plan {
+  result: RewriteResult;
+  note?: AgentNoteV1;
+  remove?: boolean;
 }
+
+type Group = RewriteGroup;
 
 export interface RewriteRecorderDeps {
   root: string;
@@ -74,10 +68,11 @@ export class RewriteRecorder {
   /** Reflog candidates already handled in this run (a commit left without a note is looked at once). */
   private readonly seen = new Set<string>();
   /** The reflog's newest entry and the notes ref at the last look (unchanged: nothing new to find). */
-  private lastLook: string | undefined;
-  private idents: { listing: ReadonlyMap<string, string>; map: Map<string, string> } | undefined;
+  private readonly reflog: ReflogRewrites;
 
-  constructor(private readonly d: RewriteRecorderDeps) {}
+  constructor(private readonly d: RewriteRecorderDeps) {
+    this.reflog = new ReflogRewrites(d.git, d.notes, this.seen);
+  }
 
   /** True when there is a hook queue to process (one `stat`). */
   async pending(): Promise<boolean> {
@@ -101,43 +96,84 @@ export class RewriteRecorder {
           this.d.counters.inc('rewrite.queueLinesSkipped', skipped);
           this.d.log.info(`rewrite queue: ${skipped} line(s) skipped (not "<kind> <old> <new>")`);
         }
-        let complete = true;
-        for (const g of parsed.groups) {
-          if (g.kind === 'amend') continue; // the CommitRecorder recomputes an amend from the journal
-          try {
-            const r = await this.rewriteOne(g);
-            this.seen.add(g.target);
-            if (r) {
-              results.push(r);
-              onResult?.(r);
-            }
-          } catch (e) {
-            complete = false;
-            this.d.counters.inc('rewrite.failures');
-            this.d.log.warn(`note of rebased commit ${g.target.slice(0, 8)} not recomputed: ${errorText(e)}`);
-          }
-        }
+        // the CommitRecorder recomputes an amend from the journal
+        const complete = await this.runGroups(
+          parsed.groups.filter((g) => g.kind !== 'amend'),
+          results,
+          onResult,
+        );
         if (complete) await unlink(file).catch(() => undefined);
       }
       // without our hook (the default): what the reflog, the messages and git's note copies say
-      for (const g of await this.fromReflog()) {
-        try {
-          const r = await this.rewriteOne(g);
-          this.seen.add(g.target);
-          if (r) {
-            results.push(r);
-            onResult?.(r);
-          }
-        } catch (e) {
-          this.d.counters.inc('rewrite.failures');
-          this.d.log.warn(`note of rewritten commit ${g.target.slice(0, 8)} not recomputed: ${errorText(e)}`);
-        }
-      }
+      await this.runGroups(await this.reflog.groups(), results, onResult);
     } catch (e) {
       this.d.counters.inc('rewrite.failures');
       this.d.log.warn(`rewrite queue not processed: ${errorText(e)}`);
     }
     return results;
+  }
+
+  /**
+   * Plans the groups (up to `planConcurrency` at once), then writes their notes in one notes commit
+   * and removes the copies left without an AI line. A group whose sources include an earlier
+   * group's new commit (rebased twice before we looked) waits for that one's note to be written.
+   * Returns false when any group failed (it is looked at again on the next run).
+   */
+  private async runGroups(groups: readonly Group[], results: RewriteResult[], onResult?: (r: RewriteResult) => void): Promise<boolean> {
+    let complete = true;
+    let at = 0;
+    while (at < groups.length) {
+      // a segment: groups that do not build on each other's new notes
+      const targets = new Set<string>();
+      let end = at;
+      while (end < groups.length && !groups[end].sources.some((s) => targets.has(s))) targets.add(groups[end++].target);
+      const segment = groups.slice(at, end);
+      at = end;
+      const plans: (Plan | undefined)[] = new Array(segment.length);
+      const parents = await parentsOf(
+        this.d.git,
+        segment.map((g) => g.target),
+      );
+      let next = 0;
+      const worker = async () => {
+        while (next < segment.length) {
+          const i = next++;
+          const g = segment[i];
+          try {
+            plans[i] = await this.planOne(g, parents);
+            this.seen.add(g.target);
+          } catch (e) {
+            complete = false;
+            this.d.counters.inc('rewrite.failures');
+            this.d.log.warn(`note of rewritten commit ${g.target.slice(0, 8)} not recomputed: ${errorText(e)}`);
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(planConcurrency, segment.length) }, worker));
+      const done = plans.filter((p): p is Plan => p !== undefined);
+      const writes = done.filter((p) => p.note).map((p) => ({ commit: p.result.target, note: p.note! }));
+      try {
+        if (writes.length > 0) {
+          await this.d.notes.writeMany(writes);
+          this.d.counters.inc('rewrite.notesWritten', writes.length);
+        }
+        for (const p of done.filter((x) => x.remove)) {
+          await this.d.notes.remove(p.result.target);
+          this.d.counters.inc('rewrite.notesRemoved');
+        }
+      } catch (e) {
+        complete = false;
+        for (const p of done) this.seen.delete(p.result.target);
+        this.d.counters.inc('rewrite.failures');
+        this.d.log.warn(`notes of ${done.length} rewritten commit(s) not written: ${errorText(e)}`);
+        continue;
+      }
+      for (const p of done) {
+        results.push(p.result);
+        onResult?.(p.result);
+      }
+    }
+    return complete;
   }
 
   private get queueFile(): string {
@@ -152,214 +188,20 @@ export class RewriteRecorder {
       .map((n) => path.join(this.d.journalRoot, n));
   }
 
-  /**
-   * Groups found without our hook, from the HEAD reflog's newest entries: a rebase's commits whose
-   * note is git's copy of other commits' notes (the same blob, or several concatenated), commits
-   * `cherry-pick -x` or `merge --squash` named in their message, and a commit right after a reset
-   * (the commits the reset left). Each commit once per run; a commit whose note is its own (recorded,
-   * or recomputed already) has nothing to do.
-   */
-  private async fromReflog(): Promise<Group[]> {
-    const { git, notes } = this.d;
-    const text = await git.tryRun(['log', '-g', '-n', String(reflogWindow), '--format=%H%x09%gs', 'HEAD'], { okExitCodes: [] });
-    if (text === undefined) return [];
-    const look = `${text.slice(0, text.indexOf('\n') + 1)}${(await notes.refValue()) ?? ''}`;
-    if (look === this.lastLook) return [];
-    this.lastLook = look;
-    const entries = parseReflog(text);
-    const { candidates, rebaseProducts } = reflogRewrites(entries);
-    const todo = candidates.filter((c) => !this.seen.has(c.sha));
-    if (todo.length === 0) return [];
-    const listing = await notes.listNotedCommits();
-    const byBlob = new Map<string, string[]>();
-    for (const [commit, blob] of listing) {
-      const list = byBlob.get(blob);
-      if (list) list.push(commit);
-      else byBlob.set(blob, [commit]);
-    }
-    const groups: Group[] = [];
-    for (const c of todo) {
-      // a rebase's commit gets git's copy only when the rebase finishes: looked at again until then
-      if (c.kind === 'rebase' && !listing.has(c.sha)) continue;
-      const sources = await this.sourcesOf(c, listing, byBlob, rebaseProducts);
-      if (sources === undefined || sources.length === 0) {
-        this.seen.add(c.sha);
-        continue;
-      }
-      groups.push({ kind: c.kind, target: c.sha, sources });
-    }
-    return groups;
-  }
-
-  /** The commits `c` was made from that have a note, oldest first; undefined: nothing to do. */
-  private async sourcesOf(
-    c: RewriteCandidate,
-    listing: ReadonlyMap<string, string>,
-    byBlob: ReadonlyMap<string, string[]>,
-    rebaseProducts: ReadonlySet<string>,
-  ): Promise<string[] | undefined> {
-    const { git, notes } = this.d;
-    if (c.kind === 'rebase') {
-      const blob = listing.get(c.sha);
-      if (!blob) return undefined; // no copy: nothing claims anything on it
-      const text = await notes.readRaw(c.sha);
-      if (text === undefined) return undefined;
-      const blobs = (await notes.read(c.sha))?.kind === 'valid' ? [blob] : await this.partBlobs(text);
-      const out: string[] = [];
-      for (const b of blobs) {
-        // the commit the note was written for: not one this or an earlier rebase made, the oldest
-        const others = (byBlob.get(b) ?? []).filter((o) => o !== c.sha && !rebaseProducts.has(o));
-        const original = await this.oldest(others);
-        if (original && !out.includes(original)) out.push(original);
-      }
-      return out.length > 1 ? this.withCommitsBetween(out) : out;
-    }
-    if (c.kind === 'cherry-pick' || c.kind === 'commit') {
-      const message = (await git.tryRun(['show', '-s', '--format=%B', '--end-of-options', c.sha], { okExitCodes: [] })) ?? '';
-      let named = c.kind === 'cherry-pick' ? cherryPickedFrom(message) : squashedFrom(message);
-      if (named.length === 0 && c.reset) named = await this.resetSources(c.sha, c.reset);
-      if (named.length === 0 && c.kind === 'cherry-pick') named = await this.pickedFrom(c.sha, listing, rebaseProducts);
-      named = named.filter((s) => s !== c.sha);
-      return named.some((s) => listing.has(s)) ? named : [];
-    }
-    return undefined;
-  }
-
-  /**
-   * The noted commits of a squash plus the commits between the oldest and the newest of them (the
-   * person's commits squashed in, which git's concatenated note does not name), when they are on
-   * one line of history; else only the noted ones.
-   */
-  private async withCommitsBetween(noted: readonly string[]): Promise<string[]> {
-    const sorted = await this.byCommitTime(noted);
-    const out = await this.d.git.tryRun(
-      [
-        'rev-list',
-        '--reverse',
-        '--ancestry-path',
-        '-n',
-        String(maxResetSources + 1),
-        '--end-of-options',
-        `${sorted[sorted.length - 1]}`,
-        `^${sorted[0]}`,
-      ],
-      { okExitCodes: [] },
-    );
-    const between = (out ?? '')
-      .split('\n')
-      .map((l) => l.trim())
-      .filter((l) => isObjectId(l));
-    if (between.length === 0 || between.length > maxResetSources) return [...noted];
-    return [...new Set([sorted[0], ...between, ...noted])];
-  }
-
-  /**
-   * A cherry-pick without `-x`: the noted commit with the same author, author date and subject
-   * (git keeps all three), not one a rebase made, the oldest by committer time; [] when none.
-   */
-  private async pickedFrom(sha: string, listing: ReadonlyMap<string, string>, rebaseProducts: ReadonlySet<string>): Promise<string[]> {
-    const format = '--format=%H%x00%an%x00%ae%x00%at%x00%s';
-    const own = (await this.d.git.tryRun(['show', '-s', format, '--end-of-options', sha], { okExitCodes: [] }))?.trim();
-    if (!own) return [];
-    const key = own.slice(own.indexOf('\0'));
-    const idents = await this.noteIdents(listing, format);
-    const same = [...idents].filter(([c, k]) => k === key && c !== sha && !rebaseProducts.has(c)).map(([c]) => c);
-    const original = await this.oldest(same);
-    return original ? [original] : [];
-  }
-
-  /** Author, author date and subject of every noted commit (one `git log --stdin`), per notes listing. */
-  private async noteIdents(listing: ReadonlyMap<string, string>, format: string): Promise<Map<string, string>> {
-    if (this.idents?.listing === listing) return this.idents.map;
-    const map = new Map<string, string>();
-    if (listing.size > 0) {
-      const out = await this.d.git.tryRun(['log', '--no-walk=unsorted', '--ignore-missing', format, '--stdin'], {
-        input: [...listing.keys()].join('\n') + '\n',
-        okExitCodes: [],
-      });
-      for (const line of (out ?? '').split('\n')) {
-        const at = line.indexOf('\0');
-        if (at > 0 && isObjectId(line.slice(0, at))) map.set(line.slice(0, at), line.slice(at));
-      }
-    }
-    this.idents = { listing, map };
-    return map;
-  }
-
-  /** The commits a `reset` left out of HEAD that the next commit re-commits (its parent is the reset base). */
-  private async resetSources(sha: string, reset: { base: string; before: string }): Promise<string[]> {
-    const { git } = this.d;
-    const parents = (await git.tryRun(['rev-list', '--no-walk', '--parents', '--end-of-options', sha], { okExitCodes: [] }))
-      ?.trim()
-      .split(' ')
-      .slice(1);
-    if (!parents || parents.length !== 1 || parents[0] !== reset.base) return [];
-    const out = await git.tryRun(
-      ['rev-list', '--reverse', '--no-merges', '-n', String(maxResetSources + 1), '--end-of-options', reset.before, `^${reset.base}`],
-      { okExitCodes: [] },
-    );
-    const list = (out ?? '')
-      .split('\n')
-      .filter((l) => isObjectId(l.trim()))
-      .map((l) => l.trim());
-    // more than the cap: not a recommit of a few commits (a gap rather than a guess)
-    return list.length > maxResetSources ? [] : list;
-  }
-
   /** True when the target's note is git's copy of source notes (the same blob, or only they concatenated). */
   private async isCopyOf(target: string, blob: string, sourceBlobs: ReadonlySet<string>): Promise<boolean> {
     if (sourceBlobs.has(blob)) return true;
     if ((await this.d.notes.read(target))?.kind !== 'invalid') return false;
     const text = await this.d.notes.readRaw(target);
-    const parts = text === undefined ? [] : await this.partBlobs(text);
+    const parts = text === undefined ? [] : await partBlobs(this.d.git, text);
     return parts.length > 0 && parts.every((p) => sourceBlobs.has(p));
   }
 
-  /** Blob ids of the notes a concatenated note was made of (each part a valid note), in order. */
-  private async partBlobs(text: string): Promise<string[]> {
-    const out: string[] = [];
-    for (const part of concatenatedParts(text)) {
-      const id = (await this.d.git.tryRun(['hash-object', '--stdin'], { input: part, okExitCodes: [] }))?.trim();
-      if (id && isObjectId(id)) out.push(id);
-    }
-    return out;
-  }
-
-  /** `commits` sorted by committer time, oldest first (stable: ties keep their order). */
-  private async byCommitTime(commits: readonly string[]): Promise<string[]> {
-    if (commits.length <= 1) return [...commits];
-    const times = await this.commitTimes(commits);
-    return commits
-      .map((c, i) => ({ c, i, t: times.get(c) ?? Number.MAX_SAFE_INTEGER }))
-      .sort((a, b) => a.t - b.t || a.i - b.i)
-      .map((x) => x.c);
-  }
-
-  private async commitTimes(commits: readonly string[]): Promise<Map<string, number>> {
-    const out = await this.d.git.tryRun(['log', '--no-walk=unsorted', '--format=%H %ct', '--end-of-options', ...commits], {
-      okExitCodes: [],
-    });
-    const times = new Map<string, number>();
-    for (const line of (out ?? '').split('\n')) {
-      const [sha, t] = line.trim().split(' ');
-      if (sha && isObjectId(sha) && Number.isFinite(Number(t))) times.set(sha, Number(t));
-    }
-    return times;
-  }
-
-  /** The commit with the oldest committer time (ties: the first listed); undefined for none. */
-  private async oldest(commits: readonly string[]): Promise<string | undefined> {
-    return (await this.byCommitTime(commits))[0];
-  }
-
-  /** The note of one rewritten commit (undefined: nothing to do). */
-  private async rewriteOne(g: Group): Promise<RewriteResult | undefined> {
+  /** The note of one rewritten commit, to be written or removed by the caller (undefined: nothing to do). */
+  private async planOne(g: Group, known?: ReadonlyMap<string, string[]>): Promise<Plan | undefined> {
     const { git, notes, log, counters } = this.d;
     if (!isObjectId(g.target)) return undefined;
-    const parents = (await git.tryRun(['rev-list', '--no-walk', '--parents', '--end-of-options', g.target], { okExitCodes: [] }))
-      ?.trim()
-      .split(' ')
-      .slice(1);
+    const parents = (await parentsOf(this.d.git, [g.target], known)).get(g.target);
     if (parents === undefined) return undefined; // the new commit is gone (a later rewrite, gc)
     if (parents.length > 1) return undefined; // a recreated merge: no note of ours describes it
 
@@ -367,7 +209,7 @@ export class RewriteRecorder {
     // lines, the others (a person's commit squashed in) are later versions of those lines
     const sources: { sha: string | undefined; note: AgentNoteV1 | undefined }[] = [];
     const sourceBlobs = new Set<string>();
-    for (const s of await this.byCommitTime(g.sources)) {
+    for (const s of await byCommitTime(this.d.git, g.sources)) {
       const blob = await notes.noteBlob(s);
       const d = blob ? await notes.read(s) : undefined;
       if (blob && d?.kind === 'valid') {
@@ -400,33 +242,32 @@ export class RewriteRecorder {
     if (!note) {
       // no AI line survived: a copied (or concatenated, invalid) note would claim what is not there
       if (targetBlob && (await this.isCopyOf(g.target, targetBlob, sourceBlobs))) {
-        await notes.remove(g.target);
-        counters.inc('rewrite.notesRemoved');
-        log.info(`rebased commit ${g.target.slice(0, 8)}: no AI line of ${g.sources.length} source commit(s) left, copied note removed`);
-        return { target: g.target, outcome: { kind: 'removed' } };
+        log.info(`rewritten commit ${g.target.slice(0, 8)}: no AI line of ${g.sources.length} source commit(s) left, copied note removed`);
+        return { result: { target: g.target, outcome: { kind: 'removed' } }, remove: true };
       }
       return undefined;
     }
     const fitted = fitNoteForWrite(note);
     if (!fitted.fits) {
       counters.inc('recorder.notesTooLarge');
-      return { target: g.target, outcome: { kind: 'skipped', reason: 'note over the size cap' } };
+      return { result: { target: g.target, outcome: { kind: 'skipped', reason: 'note over the size cap' } } };
     }
-    await notes.write(g.target, fitted.note, { overwrite: true });
-    counters.inc('rewrite.notesWritten');
     const a = fitted.note.attribution;
     log.info(
       `note of rebased commit ${g.target.slice(0, 8)} computed for its own diff from ${g.sources.length} commit(s): ${a.ai_ratio}% (${a.method})`,
     );
     return {
-      target: g.target,
-      outcome: {
-        kind: 'written',
-        noteBytes: Buffer.byteLength(encodeNote(fitted.note), 'utf8'),
-        aiRatio: a.ai_ratio,
-        method: a.method,
-        redactions: 0,
+      result: {
+        target: g.target,
+        outcome: {
+          kind: 'written',
+          noteBytes: Buffer.byteLength(encodeNote(fitted.note), 'utf8'),
+          aiRatio: a.ai_ratio,
+          method: a.method,
+          redactions: 0,
+        },
       },
+      note: fitted.note,
     };
   }
 
@@ -437,7 +278,6 @@ export class RewriteRecorder {
   private async sourceHunks(source: string, target: string, paths: readonly string[]): Promise<Map<string, DiffHunk[] | undefined>> {
     const out = new Map<string, DiffHunk[] | undefined>();
     if (!isObjectId(source) || paths.length === 0) return out;
-    const exists = await this.pathsIn(source, paths);
     for (let i = 0; i < paths.length; i += pathsPerDiff) {
       const chunk = paths.slice(i, i + pathsPerDiff);
       const text = await this.d.git.runBuffer(
@@ -449,22 +289,11 @@ export class RewriteRecorder {
         seen.add(f.path);
         out.set(f.path, f.status === 'added' || f.binary || f.submodule ? undefined : f.hunks);
       }
-      for (const p of chunk) if (!seen.has(p)) out.set(p, exists.has(p) ? [] : undefined);
+      // not in the diff: the same blob on both sides (every path is in the new commit's own diff, so
+      // a path neither side has cannot occur, and one deleted by the new commit adds no line)
+      for (const p of chunk) if (!seen.has(p)) out.set(p, []);
     }
     return out;
-  }
-
-  /** Which of `paths` exist in `commit`'s tree. */
-  private async pathsIn(commit: string, paths: readonly string[]): Promise<Set<string>> {
-    const found = new Set<string>();
-    for (let i = 0; i < paths.length; i += pathsPerDiff) {
-      const chunk = paths.slice(i, i + pathsPerDiff);
-      const out = await this.d.git.runBuffer(['ls-tree', '-z', '--name-only', '-r', commit, '--', ...chunk], {
-        env: { GIT_LITERAL_PATHSPECS: '1' },
-      });
-      for (const p of out.toString('utf8').split('\0')) if (p) found.add(p);
-    }
-    return found;
   }
 }
 
