@@ -52,11 +52,14 @@ export class ReflogRewrites {
     if (text === undefined) return [];
     const look = `${text.slice(0, text.indexOf('\n') + 1)}${(await notes.refValue()) ?? ''}`;
     if (look === this.lastLook) return [];
-    this.lastLook = look;
     const entries = parseReflog(text);
     const { candidates, rebaseProducts } = reflogRewrites(entries);
     const todo = candidates.filter((c) => !this.seen.has(c.sha));
-    if (todo.length === 0) return [];
+    if (todo.length === 0) {
+      this.lastLook = look;
+      return [];
+    }
+    let deferred = false;
     const listing = await notes.listNotedCommits();
     const byBlob = new Map<string, string[]>();
     for (const [commit, blob] of listing) {
@@ -71,7 +74,12 @@ export class ReflogRewrites {
     const groups: RewriteGroup[] = [];
     for (const c of todo) {
       // a rebase's commit gets git's copy only when the rebase finishes: looked at again until then
-      if (c.kind === 'rebase' && !listing.has(c.sha)) continue;
+      // (the listing may also be older than the ref: the host trusts it until it sees the ref move,
+      // and then asks again; so this look is not remembered as done)
+      if (c.kind === 'rebase' && !listing.has(c.sha)) {
+        deferred = true;
+        continue;
+      }
       const sources = await this.sourcesOf(c, listing, byBlob, rebaseProducts, messages);
       if (sources === undefined || sources.length === 0) {
         this.seen.add(c.sha);
@@ -79,6 +87,7 @@ export class ReflogRewrites {
       }
       groups.push({ kind: c.kind, target: c.sha, sources });
     }
+    if (!deferred) this.lastLook = look;
     return groups;
   }
 

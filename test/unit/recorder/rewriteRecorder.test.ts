@@ -384,6 +384,34 @@ describe('RewriteRecorder without our hook (zero setup: notes.rewriteRef and the
     assert.deepEqual(await again.process(), []);
   });
 
+  it('a notes listing older than the ref (the host trusts its cache until it sees the ref move): found once the cache is dropped', async () => {
+    const trusting = new NoteStore(repo.runner(), { trustCacheUntilInvalidated: true });
+    const rec = new RewriteRecorder({
+      root: repo.dir,
+      journalRoot: path.join(repo.dir, '.git', 'agentnote'),
+      git: repo.runner(),
+      log: nullLogger,
+      clock: new FakeClock(T0 + 3600_000),
+      counters,
+      notes: trusting,
+    });
+    await commit('a.txt', lines(3, 'base'));
+    await repo.git(['checkout', '-q', '-b', 'feature']);
+    const f = await commit('a.txt', lines(3, 'base') + 'ai\n');
+    await trusting.write(f, aiNote('a.txt', [[4, 4, 0]], 1, ['p']));
+    await repo.git(['checkout', '-q', 'main']);
+    await commit('a.txt', 'top\n' + lines(3, 'base'));
+    await repo.git(['checkout', '-q', 'feature']);
+    await trusting.listNotedCommits(); // cached before git copies the note
+    await repo.git(['rebase', '-q', 'main'], { env: later });
+    assert.deepEqual(await rec.process(), [], 'the stale listing shows no copy yet');
+    trusting.invalidate(); // what the host does when it sees the notes ref move
+    const results = await rec.process();
+    assert.equal(results.length, 1);
+    const d = await trusting.read('HEAD');
+    assert.deepEqual(d?.kind === 'valid' ? d.note.files[0].ai_ranges : undefined, [{ start: 5, end: 5, interaction: 0 }]);
+  });
+
   it('an interactive squash: git concatenated the notes; the new note is the union, and a line deleted and written again by a later commit is not claimed', async () => {
     await commit('a.txt', lines(3, 'base'));
     await repo.git(['checkout', '-q', '-b', 'feature']);
