@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { readdir, readFile, rename, unlink } from 'node:fs/promises';
 import * as path from 'node:path';
 import { isObjectId } from '../../core/git/objectId';
 import { encodeNote } from '../../core/notes/noteCodec';
@@ -14,7 +14,7 @@ import { CommitDiffs } from '../attribution/commitDiffs';
 import { type GitRunner, pinnedDiffArgs } from '../git/gitRunner';
 import type { NoteStore } from '../notes/noteStore';
 import type { RecordOutcome } from './recordOutcome';
-import { errorText } from './recorderUtil';
+import { errorText, exists } from './recorderUtil';
 
 /** A queue file larger than this is read only up to it (the rest is counted as skipped). */
 const maxQueueBytes = 4 * 1024 * 1024;
@@ -72,12 +72,6 @@ export class RewriteRecorder {
 
   constructor(private readonly d: RewriteRecorderDeps) {
     this.reflog = new ReflogRewrites(d.git, d.notes, this.seen);
-  }
-
-  /** True when there is a hook queue to process (one `stat`). */
-  async pending(): Promise<boolean> {
-    if (await exists(this.queueFile)) return true;
-    return (await this.takenFiles()).length > 0;
   }
 
   /** Processes every queued rewrite; never throws (failures are counted and logged). */
@@ -299,15 +293,6 @@ export class RewriteRecorder {
 
 function identity(paths: readonly string[]): Map<string, DiffHunk[] | undefined> {
   return new Map(paths.map((p) => [p, []]));
-}
-
-async function exists(file: string): Promise<boolean> {
-  try {
-    await stat(file);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function readCapped(file: string): Promise<{ text: string; cut: boolean }> {

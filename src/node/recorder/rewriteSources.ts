@@ -190,10 +190,7 @@ export class ReflogRewrites {
   /** The commits a `reset` left out of HEAD that the next commit re-commits (its parent is the reset base). */
   private async resetSources(sha: string, reset: { base: string; before: string }): Promise<string[]> {
     const { git } = this;
-    const parents = (await git.tryRun(['rev-list', '--no-walk', '--parents', '--end-of-options', sha], { okExitCodes: [] }))
-      ?.trim()
-      .split(' ')
-      .slice(1);
+    const parents = (await parentsOf(git, [sha])).get(sha);
     if (!parents || parents.length !== 1 || parents[0] !== reset.base) return [];
     const out = await git.tryRun(
       ['rev-list', '--reverse', '--no-merges', '-n', String(maxResetSources + 1), '--end-of-options', reset.before, `^${reset.base}`],
