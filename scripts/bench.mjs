@@ -8,7 +8,7 @@
 //          bench-results/quick.{json,md} instead of latest.*.
 // --skip-host: no code-server runs (the in-host rows are then "missing").
 // VSH_KEEP=1 keeps the temp dir; VSH_TMP sets where it goes.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,6 +41,8 @@ const hostRounds = args.includes('--host-rounds') ? Number(args[args.indexOf('--
 const ACTIVATION_RUNS_UNTIL_MS = 7 * 60 * 1000;
 /** Commit pairs (one commit in each host's workspace) of the commit-duration row, after 2 warm-up pairs. */
 const COMMIT_PAIRS = 50;
+/** Runs of the in-host stall scenario (about 40 s each). */
+const STALL_RUNS = 3;
 
 if (!existsSync(join(ROOT, 'out/src/node/lookup/lineNoteLookup.js')) || !existsSync(join(ROOT, 'out/test/suite/index.js'))) {
   console.error('build first: node esbuild.mjs (npm run bench does it)');
@@ -184,6 +186,23 @@ try {
       ]);
       for (const r of [e, d]) cleanupRun(r);
       return { enabled: e, disabled: d };
+    });
+    // the longest event-loop stall of the extension host during a 500-file AI commit: the in-host
+    // `stall` scenario of npm test (test/suite/stall), which measures it and writes a report
+    results.stall = await stage('event-loop stall during a 500-file AI commit (stall scenario)', async () => {
+      const out = [];
+      for (let i = 0; i < (quick ? 1 : STALL_RUNS); i++) {
+        const report = join(base, `stall-${i}.json`);
+        const r = spawnSync(process.execPath, [join(ROOT, 'scripts/run-integration.mjs')], {
+          cwd: ROOT,
+          env: { ...process.env, VSH_SCENARIO: 'stall', AGENTNOTE_STALL_REPORT: report },
+          encoding: 'utf8',
+          timeout: 300_000,
+        });
+        if (!existsSync(report)) throw new Error(`stall run ${i + 1}: no report (exit ${r.status}): ${(r.stdout + r.stderr).slice(-800)}`);
+        out.push({ ...JSON.parse(readFileSync(report, 'utf8')), passed: r.status === 0 });
+      }
+      return out;
     });
     // activate() happens once per extension host: extra start-ups (no transcripts in HOME, so
     // they are short) give it more than one sample
