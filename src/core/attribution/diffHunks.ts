@@ -39,6 +39,8 @@ export interface FileDiff {
   /** `\ No newline at end of file` after an old-side (`-`) / new-side (`+`) line. */
   oldNoNewlineAtEof: boolean;
   newNoNewlineAtEof: boolean;
+  /** With `{ addedText: true }`: new-side line → text of each added (`+`) line. */
+  addedText?: Map<number, string>;
 }
 
 const hunkHeaderRe = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
@@ -59,11 +61,13 @@ export function parseHunkHeader(line: string): DiffHunk | undefined {
  * Parses a (possibly multi-file) patch into per-file sections, in output order. Hunks that appear
  * before any `diff --git` header (bare hunk text) are returned in a section with an empty path.
  */
-export function parseFileDiffs(text: string): FileDiff[] {
+export function parseFileDiffs(text: string, opts: { addedText?: boolean } = {}): FileDiff[] {
   const files: FileDiff[] = [];
   let cur: FileDiff | undefined;
   let oldLeft = 0;
   let newLeft = 0;
+  /** New-side line number of the next `+` or context line of the current hunk. */
+  let newLine = 0;
   let lastBody: '-' | '+' | ' ' | undefined;
 
   const section = (path: string, oldPath: string): FileDiff => {
@@ -94,11 +98,14 @@ export function parseFileDiffs(text: string): FileDiff[] {
       if (c === 0x2b /* + */ && newLeft > 0) {
         newLeft--;
         lastBody = '+';
+        if (opts.addedText && cur) (cur.addedText ??= new Map()).set(newLine, line.slice(1));
+        newLine++;
         continue;
       }
       if (c === 0x20 /* space */ && oldLeft > 0 && newLeft > 0) {
         oldLeft--;
         newLeft--;
+        newLine++;
         lastBody = ' ';
         continue;
       }
@@ -132,6 +139,7 @@ export function parseFileDiffs(text: string): FileDiff[] {
       cur.deleted += h.oldCount;
       oldLeft = h.oldCount;
       newLeft = h.newCount;
+      newLine = h.newStart;
       continue;
     }
     if (!cur) continue;

@@ -37,9 +37,9 @@ export type DecodedNote =
       violation?: NoteLimitViolation;
     };
 
-const topKeys = ['v', 'agent', 'session_id', 'timestamp', 'model', 'interactions', 'files', 'attribution'];
+const topKeys = ['v', 'agent', 'session_id', 'timestamp', 'model', 'interactions', 'files', 'attribution', 'derived_from'];
 const interactionKeys = ['prompt', 'response', 'contexts', 'files_touched', 'selection', 'tools'];
-const fileKeys = ['path', 'by_ai', 'generated', 'ai_ratio_excluded', 'ai_ranges'];
+const fileKeys = ['path', 'by_ai', 'generated', 'ai_ratio_excluded', 'ai_ranges', 'ai_line_hashes'];
 const attributionKeys = ['ai_ratio', 'method', 'lines'];
 const linesKeys = ['ai_added', 'total_added', 'deleted'];
 const contextKeys = ['kind', 'source', 'text'];

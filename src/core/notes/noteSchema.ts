@@ -23,6 +23,8 @@
  * Missing `agent`/`model` read as null, missing `session_id`/`timestamp` as "" (with an issue).
  */
 import { z } from 'zod';
+import { isObjectId } from '../git/objectId';
+import { lineHashRe } from './lineHashes';
 import type { AgentNoteV1, NoteAttribution, NoteContext, NoteFile, NoteInteraction } from './noteTypes';
 
 export const noteContextSchema = z.object({ kind: z.string(), source: z.string(), text: z.string() }).passthrough();
@@ -65,6 +67,7 @@ export const noteFileSchema = z
     generated: z.literal(true).optional(),
     ai_ratio_excluded: z.literal(true).optional(),
     ai_ranges: z.array(noteAiRangeSchema).optional(),
+    ai_line_hashes: z.array(z.string().regex(lineHashRe)).optional(),
   })
   .passthrough();
 
@@ -257,6 +260,10 @@ function normalizeFile(raw: JsonObject, at: string, issues: string[]): NoteFile 
       delete out.ai_ranges;
     }
   }
+  if (out.ai_line_hashes !== undefined && !z.array(z.string().regex(lineHashRe)).safeParse(out.ai_line_hashes).success) {
+    issues.push(`${at}.ai_line_hashes is not a list of line hashes; dropped`);
+    delete out.ai_line_hashes;
+  }
   return out;
 }
 
@@ -384,5 +391,9 @@ function parseAgentNoteValue(value: unknown): NoteParseResult {
   obj.interactions = interactions;
   obj.files = (obj.files as JsonObject[]).map((f, i) => normalizeFile(f, `files[${i}]`, issues));
   obj.attribution = normalizeAttribution(obj.attribution, issues);
+  if (obj.derived_from !== undefined && !(Array.isArray(obj.derived_from) && obj.derived_from.every((c) => isObjectId(c)))) {
+    issues.push('derived_from is not a list of commit ids; dropped');
+    delete obj.derived_from;
+  }
   return { ok: true, note: obj as AgentNoteV1, legacy, issues };
 }

@@ -63,6 +63,13 @@ export interface NoteFile {
   ai_ratio_excluded?: true;
   /** Additive (ours), see NoteAiRange. Written after the v1 keys. */
   ai_ranges?: NoteAiRange[];
+  /**
+   * Additive (ours): a short hash of each AI line's text (lineHashes.ts), one per line of
+   * `ai_ranges` in line order. Lets a clone that has only the notes find the AI lines again in a
+   * commit a hosting service made (a squash or rebase merge). Ignored unless it has exactly one
+   * hash per AI line.
+   */
+  ai_line_hashes?: string[];
   [extra: string]: unknown;
 }
 
@@ -90,5 +97,10 @@ export interface AgentNoteV1 {
   interactions: NoteInteraction[];
   files: NoteFile[];
   attribution: NoteAttribution;
+  /**
+   * Additive (ours), only on a derived note: the noted commits whose AI lines this commit (made by
+   * a hosting service's squash or rebase merge) contains, oldest first (derivedNote.ts).
+   */
+  derived_from?: string[];
   [extra: string]: unknown;
 }

@@ -2,6 +2,7 @@ import { aiRatio } from '../attribution/aiRatio';
 import { addedLinePositions, countDiffLines, type DiffHunk } from '../attribution/diffHunks';
 import { mergeRanges } from '../attribution/lineAttribution';
 import type { Clock } from '../ports';
+import { fileLineHashes } from './lineHashes';
 import type { AgentNoteV1, NoteAiRange, NoteFile, NoteInteraction, NoteLines } from './noteTypes';
 
 /**
@@ -66,10 +67,55 @@ export function mapUnchangedLine(hunks: readonly DiffHunk[], line: number): numb
 
 /** The note of the new commit, or undefined when none of its added lines keeps an AI claim. */
 export function rewriteNote(input: RewriteNoteInput): AgentNoteV1 | undefined {
-  // union of the sources' interactions (identical ones once), in source order
+  const files: OwnedFile[] = input.files.map((f) => {
+    if (!f.diff1) return { path: f.path, diff1: undefined, owners: new Map() };
+    const addedSet = new Set(addedLinePositions(f.diff1));
+    const owners = new Map<number, LineOwner>();
+    input.sources.forEach((s, si) => {
+      const hunks = f.fromSource[si];
+      const src = s.note?.files.find((x) => x.path === f.path);
+      if (!hunks || !src?.ai_ranges || !s.note?.attribution.lines) return;
+      const hashes = fileLineHashes(src);
+      for (const r of src.ai_ranges) {
+        for (let line = r.start; line <= r.end; line++) {
+          const to = mapUnchangedLine(hunks, line);
+          if (to === undefined || !addedSet.has(to) || !untouchedSince(f, si, to)) continue;
+          // the line is unchanged from the source's version: its text, so its hash, is the same
+          owners.set(to, { source: si, interaction: r.interaction, hash: hashes?.get(line) });
+        }
+      }
+    });
+    return { path: f.path, diff1: f.diff1, owners };
+  });
+  return composeOwnedNote(input.sources, files, input.clock);
+}
+
+/** Who wrote one AI line of the new commit: a source (index), its prompt (index into that source's interactions), its hash. */
+export interface LineOwner {
+  source: number;
+  interaction: number | null;
+  hash: string | undefined;
+}
+
+/** One file of the new commit with the owners of its AI lines (new-side line numbers). */
+export interface OwnedFile {
+  path: string;
+  /** new parent → new commit hunks; undefined: not diffed (no AI claim, line counts incomplete). */
+  diff1: readonly DiffHunk[] | undefined;
+  owners: ReadonlyMap<number, LineOwner>;
+}
+
+/**
+ * The note of a commit whose AI lines are known with their sources (a rewrite's or a derived
+ * note): the union of the sources' interactions (identical ones once, in source order), `files[]`
+ * in the commit's order with `ai_ranges` (and `ai_line_hashes` where every AI line of the file has
+ * a hash), line counts from the commit's own diff, and the session of the source owning most AI
+ * lines. Undefined when no line is AI.
+ */
+export function composeOwnedNote(sources: readonly RewriteSource[], owned: readonly OwnedFile[], clock: Clock): AgentNoteV1 | undefined {
   const interactions: NoteInteraction[] = [];
   const indexOf = new Map<string, number>();
-  const remap: number[][] = input.sources.map((s) =>
+  const remap: number[][] = sources.map((s) =>
     (s.note?.interactions ?? []).map((i) => {
       const key = JSON.stringify(i);
       let at = indexOf.get(key);
@@ -82,13 +128,13 @@ export function rewriteNote(input: RewriteNoteInput): AgentNoteV1 | undefined {
     }),
   );
 
-  const paths = new Set(input.files.map((f) => f.path));
+  const paths = new Set(owned.map((f) => f.path));
   const files: NoteFile[] = [];
   const lines: NoteLines = { ai_added: 0, total_added: 0, deleted: 0 };
   let complete = true;
-  const aiLinesBySource = input.sources.map(() => 0);
-  for (const f of input.files) {
-    const flags = sourceFlags(input.sources, f.path);
+  const aiLinesBySource = sources.map(() => 0);
+  for (const f of owned) {
+    const flags = sourceFlags(sources, f.path);
     const entry: NoteFile = { path: f.path, by_ai: false };
     if (flags.generated) entry.generated = true;
     if (flags.ignored) entry.ai_ratio_excluded = true;
@@ -97,50 +143,37 @@ export function rewriteNote(input: RewriteNoteInput): AgentNoteV1 | undefined {
       files.push(entry);
       continue;
     }
-    const added = addedLinePositions(f.diff1);
-    const owner = new Map<number, { interaction: number | null; source: number }>();
-    input.sources.forEach((s, si) => {
-      const hunks = f.fromSource[si];
-      const src = s.note?.files.find((x) => x.path === f.path);
-      if (!hunks || !src?.ai_ranges || !s.note?.attribution.lines) return;
-      const addedSet = new Set(added);
-      for (const r of src.ai_ranges) {
-        for (let line = r.start; line <= r.end; line++) {
-          const to = mapUnchangedLine(hunks, line);
-          if (to === undefined || !addedSet.has(to) || !untouchedSince(f, si, to)) continue;
-          const interaction = r.interaction !== null && r.interaction < remap[si].length ? remap[si][r.interaction] : null;
-          owner.set(to, { interaction, source: si });
-        }
-      }
-    });
-    const aiLines = added.filter((l) => owner.has(l));
+    const aiLines = addedLinePositions(f.diff1).filter((l) => f.owners.has(l));
     const counts = countDiffLines(f.diff1);
     if (!flags.generated && !flags.ignored) {
       lines.total_added += counts.added;
       lines.deleted += counts.deleted;
       lines.ai_added += aiLines.length;
     }
-    for (const l of aiLines) aiLinesBySource[owner.get(l)?.source ?? 0]++;
+    for (const l of aiLines) aiLinesBySource[f.owners.get(l)?.source ?? 0]++;
     if (aiLines.length > 0) {
       entry.by_ai = true;
       const owners = aiLines.map((l) => {
-        const i = owner.get(l)?.interaction;
-        return i === null || i === undefined ? null : String(i);
+        const o = f.owners.get(l);
+        const i = o && o.interaction !== null && o.interaction < (remap[o.source]?.length ?? 0) ? remap[o.source][o.interaction] : null;
+        return i === null ? null : String(i);
       });
       entry.ai_ranges = mergeRanges(aiLines, owners).map(
         (r): NoteAiRange => ({ start: r.start, end: r.end, interaction: r.interactionKey === null ? null : Number(r.interactionKey) }),
       );
+      const hashes = aiLines.map((l) => f.owners.get(l)?.hash);
+      if (hashes.every((h): h is string => h !== undefined)) entry.ai_line_hashes = hashes;
     }
     files.push(entry);
   }
   if (!files.some((f) => f.by_ai)) return undefined;
 
   // the session of the source owning most surviving AI lines (ties: the first)
-  let lead = input.sources.findIndex((s) => s.note !== undefined);
+  let lead = sources.findIndex((s) => s.note !== undefined);
   aiLinesBySource.forEach((n, i) => {
     if (n > aiLinesBySource[lead]) lead = i;
   });
-  const head = input.sources[lead]?.note;
+  const head = sources[lead]?.note;
   if (!head) return undefined;
   const ratioFiles = files.map((f) => ({
     path: f.path,
@@ -152,7 +185,7 @@ export function rewriteNote(input: RewriteNoteInput): AgentNoteV1 | undefined {
     v: 1,
     agent: head.agent,
     session_id: head.session_id,
-    timestamp: new Date(input.clock.now()).toISOString(),
+    timestamp: new Date(clock.now()).toISOString(),
     model: head.model,
     interactions: interactions.map((i) => restrictFilesTouched(i, paths)),
     files,

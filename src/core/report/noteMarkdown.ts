@@ -32,6 +32,7 @@ export const noteMarkdownDefaultStrings = {
   model: 'Model',
   session: 'Session',
   recorded: 'Recorded',
+  derivedFrom: 'Derived from (squash or rebase merge)',
   aiRatio: 'AI Ratio',
   lines: '{0}/{1} added lines by AI, {2} deleted',
   prompts: 'Prompts ({0})',
@@ -103,6 +104,8 @@ export function noteToMarkdown(
   if (note.model) meta.push([s('model'), inlineCode(note.model)]);
   if (note.session_id) meta.push([s('session'), inlineCode(note.session_id)]);
   if (note.timestamp) meta.push([s('recorded'), inline(note.timestamp)]);
+  if (Array.isArray(note.derived_from) && note.derived_from.length)
+    meta.push([s('derivedFrom'), note.derived_from.map((c) => inlineCode(String(c))).join(', ')]);
   for (const [k, v] of meta) out.push(`- **${k}:** ${v}`);
   out.push('');
 

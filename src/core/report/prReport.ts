@@ -61,6 +61,8 @@ export interface PrReportCommitJson {
   attribution: NoteAttribution | null;
   /** Only when the commit has a note that could not be used (ours; the CLI has no such key). */
   note_error?: string;
+  /** Only for a derived note (a squash or rebase merge): the noted commits it came from (ours). */
+  derived_from?: string[];
 }
 
 /** The JSON report (`agent-note pr --json`), key order as the CLI. */
@@ -132,6 +134,14 @@ function commitJson(c: PrReportCommit): PrReportCommitJson {
     return row;
   }
   const eligible = countEligibleFiles(note.files);
+  const sources = Array.isArray(note.derived_from) ? note.derived_from.filter((x) => isObjectId(x)) : [];
+  return {
+    ...commitRow(c, note, eligible),
+    ...(sources.length ? { derived_from: sources } : {}),
+  };
+}
+
+function commitRow(c: PrReportCommit, note: AgentNoteV1, eligible: { total: number; ai: number }): PrReportCommitJson {
   return {
     sha: c.sha,
     short: c.short,
@@ -569,6 +579,13 @@ export function renderPrReportMarkdown(report: PrReportJson, opts: Pick<PrReport
   if (unread.length > 0) {
     const list = unread.map((c) => `${markdownCodeSpan(c.short)} (${githubInline(c.note_error ?? '', 160)})`).join(', ');
     lines.push(`_Notes not used: ${list}_`, '');
+  }
+  const derived = report.commits.filter((c) => c.derived_from?.length);
+  if (derived.length > 0) {
+    const list = derived
+      .map((c) => `${markdownCodeSpan(c.short)} ← ${(c.derived_from ?? []).map((x) => markdownCodeSpan(x.slice(0, 7))).join(', ')}`)
+      .join('; ');
+    lines.push(`_Derived from the noted commits of a squash or rebase merge: ${list}_`, '');
   }
   if (report.dashboard_url && /^https:\/\//.test(report.dashboard_url)) {
     lines.push(

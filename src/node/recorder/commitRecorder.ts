@@ -18,6 +18,9 @@ import { errorText, type JournalGeneration } from './recorderUtil';
 import { RewriteHandler, type AmendedCommit } from './rewriteHandler';
 import { readSessionSnapshot, type SessionSnapshot } from './sessionSnapshot';
 import { isObjectId } from '../../core/git/objectId';
+import { parseFileDiffs } from '../../core/attribution/diffHunks';
+import { withLineHashes } from '../../core/notes/lineHashes';
+import { pinnedDiffArgs } from '../git/gitRunner';
 
 const patchProbeBytes = 1024 * 1024;
 
@@ -134,7 +137,8 @@ export class CommitRecorder {
         );
         return { kind: 'skipped', reason: 'note over the size cap' };
       }
-      built.note = fitted.note;
+      // the AI lines' hashes (additive), from the patch already read: a squash or rebase merge on the server can be matched later
+      built.note = withLineHashes(fitted.note, addedTexts(patch));
       const written = await notes.write(full, built.note, { overwrite: amend });
       if (written === 'exists') return { kind: 'exists' };
 
@@ -165,18 +169,27 @@ export class CommitRecorder {
     }
   }
 
-  /** `git show --patch --unified=0` of the commit (only scanned for identifiers), capped. */
+  /**
+   * `git show --patch --unified=0` of the commit (pinned options), capped: scanned for identifiers,
+   * and the text of its added lines gives the AI lines' hashes.
+   */
   private async commitPatch(sha: string): Promise<string> {
     try {
-      const out = await this.d.git.runBuffer(
-        ['show', '--format=', '--patch', '--unified=0', '--no-color', '--no-ext-diff', '--no-textconv', sha],
-        {
-          maxOutputBytes: patchProbeBytes,
-        },
-      );
-      return out.toString('utf8');
+      const out = await this.d.git.runBuffer(['show', '--format=', '--patch', ...pinnedDiffArgs, sha], {
+        maxOutputBytes: patchProbeBytes,
+      });
+      // cut at the cap: the last line may be a part of one
+      const text = out.toString('utf8');
+      return out.length >= patchProbeBytes ? text.slice(0, text.lastIndexOf('\n') + 1) : text;
     } catch {
       return '';
     }
   }
+}
+
+/** path → line → text of the lines a patch adds. */
+export function addedTexts(patch: string): Map<string, Map<number, string>> {
+  const map = new Map<string, Map<number, string>>();
+  for (const f of parseFileDiffs(patch, { addedText: true })) if (f.addedText) map.set(f.path, f.addedText);
+  return map;
 }

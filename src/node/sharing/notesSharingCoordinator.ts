@@ -19,6 +19,7 @@ import { type Logger, nullLogger } from '../../core/ports';
 import type { GitRunner } from '../git/gitRunner';
 import { setHookPushEnabled } from '../hooks/gitHooks';
 import { configureNotesFetch, remoteNames } from './fetchConfig';
+import type { DeriveResult } from '../recorder/derivedNotes';
 import type { ShareResult } from './notesShare';
 import type { SyncResult } from './notesSync';
 import { PushDetector } from './pushDetector';
@@ -64,7 +65,10 @@ export class NotesSharingCoordinator {
     return this.opts.worker.lastThreadId;
   }
   /** Counts of what ran. */
-  readonly stats = { syncs: 0, shares: 0, pushesDetected: 0, sharesSkippedOff: 0 };
+  readonly stats = { syncs: 0, shares: 0, pushesDetected: 0, sharesSkippedOff: 0, derives: 0 };
+  lastDerive: DeriveResult | undefined;
+  /** deriveFingerprint() when derive() last ran. */
+  private derivedAt: string | undefined;
 
   constructor(private readonly opts: CoordinatorOptions) {
     this.log = opts.log ?? nullLogger;
@@ -81,6 +85,7 @@ export class NotesSharingCoordinator {
     await this.configure();
     this.fingerprint = await this.refsFingerprint();
     await this.enqueue(() => this.sync());
+    await this.enqueue(() => this.derive());
   }
 
   /** Settings may have changed: fetch refspecs and the hook's switch follow them. */
@@ -150,6 +155,8 @@ export class NotesSharingCoordinator {
       this.fingerprint = fp;
       await this.sync();
     }
+    // new commits (a fetch, a pull, a push) or new notes: commits of a squash or rebase merge may now get derived notes
+    if ((await this.deriveFingerprint()) !== this.derivedAt) await this.derive();
     for (const p of pushes) {
       this.stats.pushesDetected++;
       if (this.opts.pushMode() === 'off') {
@@ -168,6 +175,34 @@ export class NotesSharingCoordinator {
     if (r.changed) this.opts.onNotesChanged?.();
     if (r.merged.length) this.log.info(`notes fetched: ${r.merged.map((m) => `${m.from} (${m.status})`).join(', ')}`);
     this.fingerprint = await this.refsFingerprint();
+  }
+
+  /**
+   * Derived notes for new commits that a hosting service's squash or rebase merge made
+   * (recorder/derivedNotes.ts), in the worker. Failures are logged; the next change looks again.
+   */
+  private async derive(): Promise<void> {
+    const at = await this.deriveFingerprint();
+    this.stats.derives++;
+    try {
+      const r = await this.opts.worker.run('derive', this.opts.repo, {}, this.log);
+      this.lastDerive = r;
+      this.derivedAt = r.derived.length > 0 ? await this.deriveFingerprint() : at;
+      if (r.derived.length > 0) {
+        this.fingerprint = await this.refsFingerprint();
+        this.opts.onNotesChanged?.();
+      }
+    } catch (e) {
+      this.derivedAt = at;
+      this.log.warn(`deriving notes failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  /** The remote-tracking reflogs (from the last check), HEAD's reflog and the notes refs: files only. */
+  private async deriveFingerprint(): Promise<string> {
+    const dir = this.opts.repo.commonDir;
+    const head = await stat(path.join(dir, 'logs', 'HEAD')).catch(() => undefined);
+    return `${this.detector.fingerprint}\nHEAD=${head ? `${head.ino}:${head.size}` : ''}\n${await this.refsFingerprint()}`;
   }
 
   private async share(remote: string): Promise<void> {

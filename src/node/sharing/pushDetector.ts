@@ -53,6 +53,14 @@ export class PushDetector {
     this.sizes = await this.scan();
   }
 
+  /** What the remote-tracking reflogs were at the last check (size and inode of each): moves with every fetch and push. */
+  get fingerprint(): string {
+    return [...(this.sizes ?? new Map<string, FileMark>())]
+      .map(([f, m]) => `${f}:${m.ino}:${m.size}`)
+      .sort()
+      .join('\n');
+  }
+
   /** Pushes since the previous call, one entry per remote. */
   async check(): Promise<DetectedPush[]> {
     if (!this.sizes) {

@@ -5,6 +5,7 @@
  */
 import type { Logger } from '../../core/ports';
 import { GitRunner } from '../git/gitRunner';
+import { deriveNotes, type DeriveResult } from '../recorder/derivedNotes';
 import { mergeNotesInto, type MergeResult } from './notesMerge';
 import { shareNotes, type ShareResult } from './notesShare';
 import { syncNotes, type SyncResult } from './notesSync';
@@ -20,6 +21,8 @@ export interface SharingOps {
   sync(repo: RepoRef, args: { now?: number }): Promise<SyncResult>;
   share(repo: RepoRef, args: { remote: string; now?: number; timeoutMs?: number }): Promise<ShareResult>;
   merge(repo: RepoRef, args: { incoming: string; keepLocalDeletions?: boolean; now?: number; label?: string }): Promise<MergeResult>;
+  /** Derived notes for new commits of a squash or rebase merge (recorder/derivedNotes.ts). */
+  derive(repo: RepoRef, args: { now?: number }): Promise<DeriveResult>;
 }
 
 export type SharingOp = keyof SharingOps;
@@ -40,5 +43,9 @@ export function sharingOps(log: Logger): SharingOps {
         now: args.now,
         label: args.label,
       }),
+    derive: (repo, args) => {
+      if (!repo.commonDir) return Promise.reject(new Error('derive needs the git common dir'));
+      return deriveNotes(runner(repo, log), { log, commonDir: repo.commonDir, now: args.now });
+    },
   };
 }

@@ -48,6 +48,8 @@ export const noteDefaultStrings = {
   model: 'Model',
   session: 'Session',
   recorded: 'Recorded',
+  derivedFrom: 'Derived from',
+  derivedFromHint: 'A squash or rebase merge made this commit: its AI lines were found in these noted commits.',
   aiRatio: '{0}% AI',
   aiRatioLabel: 'AI Ratio',
   method: 'by {0}',

@@ -184,6 +184,97 @@ describe('attribution cases (issue #5)', function () {
     assert.doesNotMatch(await hoverText(abs('rebase/base.txt'), 2), /written by the AI/);
   });
 
+  it('hosting squash merge: after a pull, the squash commit gets a derived note and the hover shows the prompt and its source', async () => {
+    const branch = git(root, 'rev-parse', '--abbrev-ref', 'HEAD').trim();
+    const remoteDir = fs.mkdtempSync(path.join(os.tmpdir(), 'an-hosting-'));
+    const bare = path.join(remoteDir, 'remote.git');
+    git(remoteDir, 'init', '-q', '--bare', `--initial-branch=${branch}`, bare);
+    git(root, 'remote', 'add', 'hosting', bare);
+    try {
+      await setupCommit({ 'derived/total.ts': '// totals\n' }, 'chore: derived/total.ts');
+      git(root, 'push', '-q', 'hosting', branch);
+      // the feature branch: the AI writes total(), then the person changes one of its lines
+      git(root, 'checkout', '-q', '-b', 'feature-derive');
+      const s = new ClaudeSession(root);
+      s.prompt('Add a total() to derived/total.ts');
+      const ai = [
+        '// totals',
+        'export function total(xs: number[]): number {',
+        '  let sum = 0;',
+        '  for (const x of xs) sum += x;',
+        '  return sum;',
+        '}',
+      ];
+      s.write('derived/total.ts', `${ai.join('\n')}\n`);
+      await editSeen(s.id, 'derived/total.ts');
+      await sleep(1500);
+      const aiCommit = await commitAll('feat: total');
+      const aiNote = await waitForNote(root, aiCommit);
+      assert.deepEqual(aiNote.files, [{ path: 'derived/total.ts', by_ai: true, ai_ranges: [{ start: 2, end: 6, interaction: 0 }] }]);
+      await recorded(root, aiCommit);
+      const fixed = [...ai];
+      fixed[3] = '  for (const x of xs) sum += Math.abs(x);';
+      write('derived/total.ts', `${fixed.join('\n')}\n`);
+      const fix = await commitAll('fix: absolute values');
+      await recorded(root, fix);
+      git(root, 'push', '-q', 'hosting', 'feature-derive', 'refs/notes/agentnote');
+      git(root, 'checkout', '-q', branch);
+      // the hosting service: "Squash and merge" with its own message and committer, then the branch is deleted
+      const server = path.join(remoteDir, 'server');
+      git(remoteDir, 'clone', '-q', bare, server);
+      git(server, 'merge', '--squash', 'origin/feature-derive');
+      execFileSync('git', ['commit', '-q', '-m', 'Add totals (#7)'], {
+        cwd: server,
+        env: {
+          ...process.env,
+          GIT_AUTHOR_NAME: 'Ann Dev',
+          GIT_AUTHOR_EMAIL: 'ann@example.com',
+          GIT_COMMITTER_NAME: 'GitHub',
+          GIT_COMMITTER_EMAIL: 'noreply@github.com',
+        },
+      });
+      const squash = git(server, 'rev-parse', 'HEAD').trim();
+      git(server, 'push', '-q', 'origin', branch);
+      git(server, 'push', '-q', 'origin', '--delete', 'feature-derive');
+      // the person pulls from a terminal
+      git(root, 'pull', '-q', '--ff-only', 'hosting', branch);
+      assert.equal(git(root, 'rev-parse', 'HEAD').trim(), squash);
+      type D = { derived_from?: string[]; files: unknown; attribution: unknown; interactions: { prompt: string }[] };
+      const derived = (await waitForNote(root, squash, 20_000)) as unknown as D;
+      assert.deepEqual(derived.derived_from, [aiCommit]);
+      // lines 2–6 are the AI's, line 4 is the person's fix
+      assert.deepEqual(derived.files, [
+        {
+          path: 'derived/total.ts',
+          by_ai: true,
+          ai_ranges: [
+            { start: 2, end: 3, interaction: 0 },
+            { start: 5, end: 6, interaction: 0 },
+          ],
+        },
+      ]);
+      assert.deepEqual(derived.attribution, { ai_ratio: 80, method: 'line', lines: { ai_added: 4, total_added: 5, deleted: 0 } });
+      const doc = await vscode.workspace.openTextDocument(abs('derived/total.ts'));
+      await vscode.window.showTextDocument(doc);
+      const hover = await waitFor(
+        async () => {
+          const h = await hoverText(abs('derived/total.ts'), 2);
+          return /written by the AI/.test(h) ? h : undefined;
+        },
+        15_000,
+        'hover on the squash commit',
+      );
+      // (the hover escapes Markdown: `\(`)
+      assert.match(hover.replace(/\\/g, ''), /Add a total\(\) to derived\/total\.ts/);
+      assert.match(hover, /80%/);
+      assert.match(hover, /derived from 1 commit/);
+      assert.doesNotMatch(await hoverText(abs('derived/total.ts'), 4), /written by the AI/);
+    } finally {
+      git(root, 'remote', 'remove', 'hosting');
+      fs.rmSync(remoteDir, { recursive: true, force: true });
+    }
+  });
+
   it('generated files and .agentnoteignore: listed with their flags, kept out of the counts', async () => {
     // `dist/`: a directory pattern without an inner slash matches at any depth (docs/note-format.md §3.7); `dist/**`
     // would be anchored at the repository root

@@ -3,6 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { aiLineNumbers, lineHash } from '../../../src/core/notes/lineHashes';
 
 /** Writes agent transcripts into the (isolated) HOME of the extension host, as the agents do. */
 
@@ -20,12 +21,29 @@ export function commitAll(root: string, message: string): string {
   return git(root, 'rev-parse', 'HEAD').trim();
 }
 
-export function noteOf(root: string, rev = 'HEAD'): Record<string, unknown> | undefined {
+/**
+ * The note of `rev`, parsed. Our additive `files[].ai_line_hashes` are checked here against the
+ * committed blob (one hash per AI line, each the hash of that line) and left out when right, so
+ * that tests compare `files[]` as the CLI's schema has it; `{ raw: true }` keeps them.
+ */
+export function noteOf(root: string, rev = 'HEAD', opts: { raw?: boolean } = {}): Record<string, unknown> | undefined {
+  let note: { files?: { path: string; ai_ranges?: { start: number; end: number }[]; ai_line_hashes?: string[] }[] };
   try {
-    return JSON.parse(git(root, 'notes', '--ref=agentnote', 'show', rev));
+    note = JSON.parse(git(root, 'notes', '--ref=agentnote', 'show', rev));
   } catch {
     return undefined;
   }
+  if (opts.raw) return note;
+  for (const f of note.files ?? []) {
+    const lines = aiLineNumbers(f) ?? [];
+    if (lines.length === 0 || f.ai_line_hashes === undefined) continue;
+    const blob = git(root, 'show', `${rev}:${f.path}`).split('\n');
+    const want = lines.map((l) => lineHash(blob[l - 1] ?? ''));
+    // hashes that are not those of the commit's AI lines stay, so a comparison of `files[]` fails
+    // (while a test waits, a note may still be git's stale copy of a rewritten commit's note)
+    if (JSON.stringify(want) === JSON.stringify(f.ai_line_hashes)) delete f.ai_line_hashes;
+  }
+  return note;
 }
 
 export async function waitForNote(

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import type { ContentTransition, TransitionSource } from '../../../src/core/capture/editCapture';
 import type { AgentEvent, AgentId, EditEvent } from '../../../src/core/model/agentEvents';
 import { decodeNote } from '../../../src/core/notes/noteCodec';
+import { aiLineNumbers, lineHash } from '../../../src/core/notes/lineHashes';
 import type { AgentNoteV1 } from '../../../src/core/notes/noteTypes';
 import type { Clock, Logger } from '../../../src/core/ports';
 import { RepositoryRecorder, type RepositoryRecorderOptions } from '../../../src/node/recorder/repositoryRecorder';
@@ -260,11 +261,33 @@ export class Harness {
     return r.code === 0 ? r.stdout : undefined;
   }
 
-  async note(sha: string): Promise<AgentNoteV1> {
+  /**
+   * The note of `sha`. Its additive `ai_line_hashes` are checked here, for every note of every
+   * recorder test: each AI file has one hash per AI line, equal to the hash of that line of the
+   * committed blob. They are then left out of the returned note (`{ raw: true }` keeps them), so
+   * that the tests compare the rest of `files[]` as the CLI's schema has it.
+   */
+  async note(sha: string, opts: { raw?: boolean } = {}): Promise<AgentNoteV1> {
     const text = await this.noteText(sha);
     if (text === undefined) throw new Error(`no note for ${sha}`);
     const d = decodeNote(text);
     if (d.kind !== 'valid') throw new Error(`invalid note: ${d.reason}`);
+    if (opts.raw) return d.note;
+    for (const f of d.note.files) {
+      const lines = aiLineNumbers(f) ?? [];
+      if (lines.length === 0) {
+        if (f.ai_line_hashes !== undefined) throw new Error(`${f.path}: line hashes without AI lines`);
+        continue;
+      }
+      if (!f.ai_line_hashes) throw new Error(`${f.path}: AI lines without line hashes in the note of ${sha}`);
+      const blob = (await this.repo.git(['show', `${sha}:${f.path}`])).split('\n');
+      const want = lines.map((l) => lineHash(blob[l - 1] ?? ''));
+      if (JSON.stringify(want) !== JSON.stringify(f.ai_line_hashes))
+        throw new Error(
+          `${f.path}: line hashes ${JSON.stringify(f.ai_line_hashes)} are not those of lines ${lines.join(',')} of the commit (${JSON.stringify(want)})`,
+        );
+      delete f.ai_line_hashes;
+    }
     return d.note;
   }
 

@@ -68,6 +68,12 @@ function renderHeader(s: NoteViewState, fmt: TimeFormat): string {
       t(strings, 'recorded'),
       `<time datetime="${escapeHtml(note.timestamp)}">${escapeHtml(fmt.dateTime(note.timestamp))}</time>`,
     ]);
+  const sources = Array.isArray(note?.derived_from) ? note.derived_from.filter((c): c is string => typeof c === 'string') : [];
+  if (sources.length)
+    meta.push([
+      t(strings, 'derivedFrom'),
+      `<span title="${escapeHtml(t(strings, 'derivedFromHint'))}">${sources.map((c) => `<code class="sha" title="${escapeHtml(c)}">${escapeHtml(c.slice(0, 8))}</code>`).join(', ')}</span>`,
+    ]);
   return [
     `<header class="note-header">`,
     `<h1><code class="sha" title="${escapeHtml(commit.sha)}">${escapeHtml(commit.short)}</code> <span class="subject">${escapeHtml(commit.subject)}</span></h1>`,
