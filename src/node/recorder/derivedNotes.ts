@@ -10,8 +10,8 @@
  * all new commits, the notes read once per notes tip (kept while the worker lives), and one
  * notes commit (`fast-import`) for all derived notes. New commits are those reachable from HEAD,
  * local branches or remote-tracking refs since the last look (`<git-common-dir>/agentnote/
- * derived-seen.json`); the first look takes the newest 500. Commits that got no note stay pending
- * (at most 500) and are looked at again when the notes change (their sources may come later).
+ * derived-seen.json`); the first look takes the newest 500. New commits that got no note are looked
+ * at once more when the notes next change (their sources may come a moment later); at most 500.
  * Never derived twice: a commit with any note is skipped, and a derived note is never a source.
  */
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
@@ -94,12 +94,23 @@ export async function deriveNotes(git: GitRunner, opts: DeriveOptions): Promise<
     if (state) args.push('--not', ...stop, ...tips.filter((t) => state.tips.includes(t)));
     fresh = (await git.run(args, { okExitCodes: [] })).split('\n').filter((l) => isObjectId(l));
   }
+  // notes of commits this clone does not have arrived (a fetch of the notes of a branch squashed
+  // and deleted on the server): the newest commits are looked at again, noted or not before
+  if (state && notesMoved && tips.length > 0 && (await foreignNotesArrived(git, state.notesTip, notesTip))) {
+    const again = await git.run(['rev-list', '--no-merges', `--max-count=${maxNewCommits}`, ...tips], { okExitCodes: [] });
+    fresh = [...new Set([...fresh, ...again.split('\n').filter((l) => isObjectId(l))])];
+  }
   const candidates = [...new Set([...fresh, ...(notesMoved ? (state?.pending ?? []) : [])])];
   const notes = await readNotesTree(git, notesTip ?? undefined);
   const unnoted = candidates.filter((c) => !notes.has(c));
   const result: DeriveResult = { looked: candidates.length, unnoted: unnoted.length, derived: [] };
-  const save = (pending: string[], tip: string | null) =>
-    writeState(stateFile, { v: 1, tips, notesTip: tip, pending: pending.slice(0, maxPending) });
+  // pending: the new commits of this look that got no note, looked at once more when the notes
+  // move (a fetch can bring a squash commit a moment before the notes it came from). Not the
+  // backlog of a first look, and not a commit looked at again already: each notes move (every
+  // recorded commit) would diff them all again.
+  const retry = new Set(state ? fresh : []);
+  const save = (left: string[], tip: string | null) =>
+    writeState(stateFile, { v: 1, tips, notesTip: tip, pending: left.filter((c) => retry.has(c)).slice(0, maxPending) });
   if (unnoted.length === 0 || notes.size === 0) {
     await save(unnoted, notesTip);
     return result;
@@ -258,6 +269,25 @@ async function commitDiffs(git: GitRunner, commits: readonly string[]): Promise<
   // a commit that changes nothing has no section: nothing to derive, not pending
   for (const c of commits) if (!map.has(c) && !(truncated && !sections.has(c))) map.set(c, []);
   return map;
+}
+
+/** True when the notes commit `to` has notes, added since `from`, of commits missing here. */
+async function foreignNotesArrived(git: GitRunner, from: string | null, to: string | null): Promise<boolean> {
+  if (!to) return false;
+  let added: string[];
+  if (!from) added = [...(await readNotesTree(git, to)).keys()];
+  else {
+    const out = await git.run(['diff-tree', '-r', '--no-renames', '--diff-filter=AM', '--name-only', '--no-commit-id', from, to], {
+      okExitCodes: [],
+    });
+    added = out
+      .split('\n')
+      .map((p) => p.replace(/\//g, ''))
+      .filter((c) => isObjectId(c));
+  }
+  if (added.length === 0) return false;
+  const info = await objectInfo(git, added);
+  return added.some((c) => info.get(c)?.type !== 'commit');
 }
 
 /** HEAD, local branches and remote-tracking refs that point at commits. */

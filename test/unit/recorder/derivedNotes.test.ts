@@ -149,6 +149,8 @@ describe('derived notes after a hosting service squash or rebase merge', functio
     // (a file:// URL: a plain path would hard-link the remote's whole object store)
     const third = await TempRepo.clone(`file://${remote.dir}`);
     cleanup.push(third);
+    // the extension looks before the notes arrive (nothing to match), then a fetch brings them
+    assert.deepEqual((await derive(third)).derived, []);
     await third.git(['fetch', '-q', 'origin', 'refs/notes/agentnote:refs/notes/agentnote']);
     assert.notEqual((await third.gitResult(['cat-file', '-e', aSha])).code, 0, 'the feature commit is not in this clone');
     const r3 = await derive(third);
