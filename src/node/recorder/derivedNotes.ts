@@ -23,7 +23,7 @@ import { derivedNote, type DerivationSource } from '../../core/notes/derivedNote
 import { decodeNote, encodeNote } from '../../core/notes/noteCodec';
 import { fileLineHashes, isDistinctiveLine, lineHash } from '../../core/notes/lineHashes';
 import type { AgentNoteV1 } from '../../core/notes/noteTypes';
-import type { Logger } from '../../core/ports';
+import { systemClock, type Logger } from '../../core/ports';
 import { pinnedDiffArgs, type GitRunner } from '../git/gitRunner';
 import { agentNoteRef } from '../notes/noteStore';
 import { casRef, committerIdent, isAncestor, objectInfo, readBlobs, readNotesTree, revParse, writeNotesCommit } from '../sharing/notesGit';
@@ -138,7 +138,7 @@ export async function deriveNotes(git: GitRunner, opts: DeriveOptions): Promise<
     await save(pending, notesTip);
     return result;
   }
-  const ident = await committerIdent(git, opts.now ?? Date.now());
+  const ident = await committerIdent(git, opts.now ?? systemClock.now());
   const next = await writeNotesCommit(git, {
     ...(notesTip ? { from: notesTip } : {}),
     changes: written.map((w) => ({ commit: w.commit, text: encodeNote(w.note) })),
@@ -192,7 +192,7 @@ async function deriveOne(
   const r = derivedNote({
     sources: picked.map((si) => index.sources[si]),
     files: files.map((f) => ({ path: f.path, diff1: f.diff1, added: f.added })),
-    clock: { now: () => opts.now ?? Date.now() },
+    clock: { now: () => opts.now ?? systemClock.now() },
   });
   for (const m of r.matches)
     opts.log.debug(
