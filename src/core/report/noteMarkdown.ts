@@ -104,8 +104,7 @@ export function noteToMarkdown(
   if (note.model) meta.push([s('model'), inlineCode(note.model)]);
   if (note.session_id) meta.push([s('session'), inlineCode(note.session_id)]);
   if (note.timestamp) meta.push([s('recorded'), inline(note.timestamp)]);
-  if (Array.isArray(note.derived_from) && note.derived_from.length)
-    meta.push([s('derivedFrom'), note.derived_from.map((c) => inlineCode(String(c))).join(', ')]);
+  if (note.derived_from?.length) meta.push([s('derivedFrom'), note.derived_from.map(inlineCode).join(', ')]);
   for (const [k, v] of meta) out.push(`- **${k}:** ${v}`);
   out.push('');
 

@@ -134,14 +134,6 @@ function commitJson(c: PrReportCommit): PrReportCommitJson {
     return row;
   }
   const eligible = countEligibleFiles(note.files);
-  const sources = Array.isArray(note.derived_from) ? note.derived_from.filter((x) => isObjectId(x)) : [];
-  return {
-    ...commitRow(c, note, eligible),
-    ...(sources.length ? { derived_from: sources } : {}),
-  };
-}
-
-function commitRow(c: PrReportCommit, note: AgentNoteV1, eligible: { total: number; ai: number }): PrReportCommitJson {
   return {
     sha: c.sha,
     short: c.short,
@@ -156,6 +148,8 @@ function commitRow(c: PrReportCommit, note: AgentNoteV1, eligible: { total: numb
     files: note.files,
     interactions: note.interactions,
     attribution: note.attribution,
+    // a derived note's sources (parseAgentNote checked they are commit ids)
+    ...(note.derived_from?.length ? { derived_from: note.derived_from } : {}),
   };
 }
 

@@ -112,7 +112,7 @@ export function renderNoteHover(info: LineNoteInfo, root: string, now = systemCl
   md.appendMarkdown(
     `${vscode.l10n.t('AI Ratio')} \`${ratioBar(a.ai_ratio)}\` **${a.ai_ratio}%** · ${vscode.l10n.t('method: {0}', a.method)}${lines}\n\n`,
   );
-  const derived = derivedFromCount(note);
+  const derived = note.derived_from?.length ?? 0;
   if (derived > 0)
     md.appendMarkdown(
       `$(git-merge) _${derived === 1 ? vscode.l10n.t('derived from 1 commit (a squash or rebase merge)') : vscode.l10n.t('derived from {0} commits (a squash or rebase merge)', derived)}_\n\n`,
@@ -165,9 +165,4 @@ export function lookupTarget(document: vscode.TextDocument, rel: string, head: s
 /** Repo-relative POSIX path of a file inside `root`, else undefined (never inside .git). */
 export function relPath(root: string, fsPath: string): string | undefined {
   return repoRelativePath(root, fsPath, hostPathRules);
-}
-
-/** How many commits a derived note lists in its additive `derived_from` (0: not derived). */
-function derivedFromCount(note: AgentNoteV1): number {
-  return Array.isArray(note.derived_from) ? note.derived_from.length : 0;
 }

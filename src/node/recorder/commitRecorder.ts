@@ -126,6 +126,9 @@ export class CommitRecorder {
       });
       if (!built) return { kind: 'human-only' };
       await yieldToEventLoop();
+      // the AI lines' hashes (additive), from the patch already read, so that a squash or rebase
+      // merge on the server can be matched later; counted in the note's size below
+      built.note = withLineHashes(built.note, addedTexts(patch));
       // our notes stay small on purpose: long responses cut with a marker, the note under the write cap
       const fitted = fitNoteForWrite(built.note);
       if (fitted.steps.length > 0)
@@ -137,8 +140,7 @@ export class CommitRecorder {
         );
         return { kind: 'skipped', reason: 'note over the size cap' };
       }
-      // the AI lines' hashes (additive), from the patch already read: a squash or rebase merge on the server can be matched later
-      built.note = withLineHashes(fitted.note, addedTexts(patch));
+      built.note = fitted.note;
       const written = await notes.write(full, built.note, { overwrite: amend });
       if (written === 'exists') return { kind: 'exists' };
 

@@ -8,8 +8,8 @@
  * Runs in the sharing worker thread (sharingOps.ts `derive`), never on the extension host's. Cost:
  * one `for-each-ref` and one `rev-list` when nothing is new; otherwise one `diff-tree --stdin` for
  * all new commits, the notes read once per notes tip (kept while the worker lives), and one
- * notes commit (`fast-import`) for all derived notes. New commits are those reachable from HEAD,
- * local branches or remote-tracking refs since the last look (`<git-common-dir>/agentnote/
+ * notes commit (`fast-import`) for all derived notes. New commits are those reachable from the
+ * remote-tracking refs since the last look (`<git-common-dir>/agentnote/
  * derived-seen.json`); the first look takes the newest 500. New commits that got no note are looked
  * at once more when the notes next change (their sources may come a moment later); at most 500.
  * Never derived twice: a commit with any note is skipped, and a derived note is never a source.
@@ -290,16 +290,18 @@ async function foreignNotesArrived(git: GitRunner, from: string | null, to: stri
   return added.some((c) => info.get(c)?.type !== 'commit');
 }
 
-/** HEAD, local branches and remote-tracking refs that point at commits. */
+/**
+ * The remote-tracking refs that point at commits: what a hosting service made arrives there (a
+ * fetch, or the fetch of a pull). Commits made here (a commit, amend, rebase or cherry-pick) are
+ * the recorders' until they are pushed; the coordinator waits for recording before a look.
+ */
 async function currentTips(git: GitRunner): Promise<string[]> {
-  const out = await git.run(['for-each-ref', '--format=%(objectname) %(objecttype)', 'refs/heads', 'refs/remotes'], { okExitCodes: [] });
+  const out = await git.run(['for-each-ref', '--format=%(objectname) %(objecttype)', 'refs/remotes'], { okExitCodes: [] });
   const tips = new Set<string>();
   for (const line of out.split('\n')) {
     const [id, type] = line.split(' ');
     if (type === 'commit' && isObjectId(id)) tips.add(id);
   }
-  const head = await revParse(git, 'HEAD');
-  if (head) tips.add(head);
   return [...tips];
 }
 

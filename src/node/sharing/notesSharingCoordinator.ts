@@ -40,7 +40,7 @@ export interface CoordinatorOptions {
   remoteNames?(): readonly string[];
   /** agentNote.notes.fetchWithBranch, read at the moment of use. */
   fetchEnabled(): boolean;
-  /** Awaited before a share (e.g. the note of the commit just pushed is still being written). */
+  /** Awaited before a share or a derive (e.g. the note of the commit just pushed is still being written). */
   beforeShare?(): Promise<void>;
   /** The local notes ref changed because of a sync or a share. */
   onNotesChanged?(): void;
@@ -85,7 +85,7 @@ export class NotesSharingCoordinator {
     await this.configure();
     this.fingerprint = await this.refsFingerprint();
     await this.enqueue(() => this.sync());
-    await this.enqueue(() => this.derive());
+    await this.enqueue(() => this.derive(this.deriveFingerprint(this.fingerprint ?? '')));
   }
 
   /** Settings may have changed: fetch refspecs and the hook's switch follow them. */
@@ -156,7 +156,8 @@ export class NotesSharingCoordinator {
       await this.sync();
     }
     // new commits (a fetch, a pull, a push) or new notes: commits of a squash or rebase merge may now get derived notes
-    if ((await this.deriveFingerprint()) !== this.derivedAt) await this.derive();
+    const at = this.deriveFingerprint(this.fingerprint ?? fp);
+    if (at !== this.derivedAt) await this.derive(at);
     for (const p of pushes) {
       this.stats.pushesDetected++;
       if (this.opts.pushMode() === 'off') {
@@ -181,28 +182,27 @@ export class NotesSharingCoordinator {
    * Derived notes for new commits that a hosting service's squash or rebase merge made
    * (recorder/derivedNotes.ts), in the worker. Failures are logged; the next change looks again.
    */
-  private async derive(): Promise<void> {
-    const at = await this.deriveFingerprint();
+  private async derive(at: string): Promise<void> {
+    await this.opts.beforeShare?.();
     this.stats.derives++;
+    this.derivedAt = at;
     try {
       const r = await this.opts.worker.run('derive', this.opts.repo, {}, this.log);
       this.lastDerive = r;
-      this.derivedAt = r.derived.length > 0 ? await this.deriveFingerprint() : at;
       if (r.derived.length > 0) {
+        // our own notes commit: not a change to look at again
         this.fingerprint = await this.refsFingerprint();
+        this.derivedAt = this.deriveFingerprint(this.fingerprint);
         this.opts.onNotesChanged?.();
       }
     } catch (e) {
-      this.derivedAt = at;
       this.log.warn(`deriving notes failed: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
 
-  /** The remote-tracking reflogs (from the last check), HEAD's reflog and the notes refs: files only. */
-  private async deriveFingerprint(): Promise<string> {
-    const dir = this.opts.repo.commonDir;
-    const head = await stat(path.join(dir, 'logs', 'HEAD')).catch(() => undefined);
-    return `${this.detector.fingerprint}\nHEAD=${head ? `${head.ino}:${head.size}` : ''}\n${await this.refsFingerprint()}`;
+  /** The remote-tracking reflogs as the push detector saw them at its last check, and the notes refs (`refs`: refsFingerprint()). */
+  private deriveFingerprint(refs: string): string {
+    return `${this.detector.fingerprint}\n${refs}`;
   }
 
   private async share(remote: string): Promise<void> {

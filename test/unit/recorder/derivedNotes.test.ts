@@ -181,8 +181,8 @@ describe('derived notes after a hosting service squash or rebase merge', functio
   });
 
   it('an unrelated commit that happens to contain one identical line gets no claim', async () => {
-    await first.git(['pull', '-q', '--ff-only', 'origin', 'main']);
-    await first.commit(
+    // it arrives like a squash would: made elsewhere, pushed, pulled
+    await hostingClone.commit(
       {
         'src/other.ts': file([
           'export function count(xs: number[]): number {',
@@ -194,8 +194,11 @@ describe('derived notes after a hosting service squash or rebase merge', functio
       },
       'feat: count',
     );
-    const other = await first.head();
+    const other = await hostingClone.head();
+    await hostingClone.git(['push', '-q', 'origin', 'main']);
+    await first.git(['pull', '-q', '--ff-only', 'origin', 'main']);
     const r = await derive(first);
+    assert.ok(r.unnoted >= 1, 'the commit was looked at');
     assert.equal(r.derived.length, 0);
     assert.equal(await noteOf(first, other), undefined);
   });

@@ -119,6 +119,13 @@ describe('noteToMarkdown', () => {
     assert.ok(!out.includes('**Model:**'));
   });
 
+  it('lists the source commits of a derived note', () => {
+    const note = { ...peerNote('todo-api', 'feat-paginate-get-todos-with-a-cursor'), derived_from: ['1'.repeat(40)] };
+    const out = noteToMarkdown(cartCommit, note);
+    assert.ok(out.includes(`- **Derived from (squash or rebase merge):** \`${'1'.repeat(40)}\`\n`));
+    assert.ok(!noteToMarkdown(cartCommit, peerNote('todo-api', 'feat-paginate-get-todos-with-a-cursor')).includes('Derived from'));
+  });
+
   it('uses localized labels when given', () => {
     const note = peerNote('todo-api', 'refactor-drop-the-unused-completeall-helper');
     const out = noteToMarkdown(cartCommit, note, { prompts: 'Prompts: {0}', ai: 'KI', lines: '{0} von {1}, {2} gelöscht' });

@@ -110,6 +110,22 @@ describe('buildPrReport', () => {
       assert.equal(buildPrReport(commits, { promptDetail: 'full' }).markdown, defanged(md('edge/edge.pr.full.md')));
     });
 
+    it('a derived note: its sources in the JSON row and one line under the table; other rows unchanged', () => {
+      const [first, ...rest] = commits;
+      const derived = { ...first, note: { ...first.note!, derived_from: ['1'.repeat(40), '2'.repeat(40)] } };
+      const { json, markdown } = buildPrReport([derived, ...rest]);
+      assert.deepEqual(json.commits[0].derived_from, ['1'.repeat(40), '2'.repeat(40)]);
+      assert.ok(json.commits.slice(1).every((c) => !('derived_from' in c)));
+      assert.deepEqual(
+        { ...json.commits[0], derived_from: undefined },
+        { ...buildPrReport(commits).json.commits[0], derived_from: undefined },
+      );
+      assert.ok(
+        markdown.includes(`_Derived from the noted commits of a squash or rebase merge: \`${first.short}\` ← \`1111111\`, \`2222222\`_\n`),
+      );
+      assert.ok(!buildPrReport(commits).markdown.includes('Derived from'));
+    });
+
     it('escapes | in table cells but not in headings', () => {
       const { markdown } = buildPrReport(commits);
       assert.ok(

@@ -58,6 +58,18 @@ describe('Show Note render', () => {
     assert.ok(!html.includes('redacted'));
   });
 
+  it('lists the source commits of a derived note (a squash or rebase merge), short and escaped', () => {
+    const note = { ...peerNote('todo-api', 'feat-paginate-get-todos-with-a-cursor'), derived_from: ['1'.repeat(40), '2'.repeat(40)] };
+    const html = R.renderNoteView(view({ note }), fmt);
+    assert.ok(html.includes('<dt>Derived from</dt>'));
+    assert.ok(
+      html.includes(
+        `<code class="sha" title="${'1'.repeat(40)}">${'1'.repeat(8)}</code>, <code class="sha" title="${'2'.repeat(40)}">${'2'.repeat(8)}</code>`,
+      ),
+    );
+    assert.ok(!R.renderNoteView(view(), fmt).includes('Derived from'), 'no row for a note that is not derived');
+  });
+
   it('renders every interaction: contexts, full prompt with line breaks, response, files, tools, selection and level', () => {
     const note = peerNote('todo-api', 'feat-paginate-get-todos-with-a-cursor');
     note.interactions[0].prompt = 'line one\n  line two';
