@@ -102,7 +102,7 @@ export class CommitRecorder {
         counters.inc('recorder.revertedEdits', reverted.size);
         log.debug(`${reverted.size} reverted agent edit(s) left out of the commit`);
       }
-      if (inCommit.size === 0) return old?.hasNote ? await this.rewrites.copyNote(old.sha, full, old.log) : { kind: 'human-only' };
+      if (inCommit.size === 0) return old?.hasNote ? await this.rewrites.copyNote(old.sha, full, old.log) : await this.humanOnly(full);
 
       const { inputs, aiFiles } = editPairInputs(inCommit);
       // the patch scanned for identifiers is read while the attribution runs
@@ -112,7 +112,7 @@ export class CommitRecorder {
         counters.inc('recorder.degradedCommits');
         log.info(`commit ${short}: attribution degraded (${[...new Set(result.degraded.map((d) => d.reason))].join(', ')})`);
       }
-      if (!result.files.some((f) => f.byAi)) return { kind: 'human-only' };
+      if (!result.files.some((f) => f.byAi)) return await this.humanOnly(full);
 
       const patch = await patchRead;
       await yieldToEventLoop();
@@ -124,7 +124,7 @@ export class CommitRecorder {
         ...(this.d.redact ? { redact: this.d.redact } : {}),
         log,
       });
-      if (!built) return { kind: 'human-only' };
+      if (!built) return await this.humanOnly(full);
       await yieldToEventLoop();
       // the AI lines' hashes (additive), from the patch already read, so that a squash or rebase
       // merge on the server can be matched later; counted in the note's size below
@@ -169,6 +169,16 @@ export class CommitRecorder {
       log.warn(`recording the note of ${short} failed: ${reason}`);
       return { kind: 'failed', reason };
     }
+  }
+
+  /**
+   * No AI line found for `full`. Another window (or a second recording here) may have written its
+   * note and consumed the edits after this one looked for a note: then the outcome is "exists",
+   * never a human-only claim about a commit that has a note.
+   */
+  private async humanOnly(full: string): Promise<RecordOutcome> {
+    this.d.notes.invalidate();
+    return (await this.d.notes.has(full)) ? { kind: 'exists' } : { kind: 'human-only' };
   }
 
   /**

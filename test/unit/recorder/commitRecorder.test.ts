@@ -118,6 +118,52 @@ describe('CommitRecorder', function () {
     assert.deepEqual(await commits.record(sha.slice(0, 10), {}), { kind: 'exists' });
   });
 
+  it('another window wrote the note and consumed the edits after this one looked: "exists", not human-only', async () => {
+    const r = await js.recordPrompt({ prompt: 'Add c', agent: 'claude', model: 'claude-opus-4-6' });
+    await js.appendChange({
+      event: 'file_change',
+      timestamp: new Date(T0 - 10_000).toISOString(),
+      tool: 'Write',
+      file: 'a.ts',
+      session_id: SID,
+      turn: 1,
+      prompt_id: r.promptId,
+      blob: await hashW('a\nc\n'),
+      change_id: null,
+      edit_added: 1,
+      edit_deleted: 0,
+      tool_use_id: 'tu2',
+    });
+    await repo.write('a.ts', 'a\nc\n');
+    const sha = await commit('feat: c');
+    assert.equal((await commits.record(sha, {})).kind, 'written'); // the first window
+    // the second window's first look for a note came before the first window's write
+    const git = repo.runner();
+    let looks = 0;
+    class LateNotes extends NoteStore {
+      override async has(commit: string): Promise<boolean> {
+        return looks++ === 0 ? false : super.has(commit);
+      }
+    }
+    const journal = await SessionJournal.forRepository(git, { clock });
+    const second = new CommitRecorder({
+      root: repo.dir,
+      git,
+      log: nullLogger,
+      clock,
+      counters: new Counters(),
+      commitTimeSkewMs: 2_000,
+      journal,
+      notes: new LateNotes(git, { blobs }),
+      store: new CaptureStore(path.join(journal.root, 'capture-second')),
+      timeline: new EditTimeline(),
+      generation: new JournalGeneration(),
+      settle: async () => undefined,
+    });
+    assert.deepEqual(await second.record(sha, {}), { kind: 'exists' });
+    assert.ok(looks >= 2, 'looked for the note again before calling the commit human-only');
+  });
+
   it('a commit no agent edit touched is human-only; an unknown revision fails with a reason, counted', async () => {
     await repo.write('h.ts', 'by hand\n');
     const sha = await commit('chore: h');
