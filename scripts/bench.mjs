@@ -23,6 +23,7 @@ import {
   noteWriteBench,
   notesMergeBench,
   rewriteBench,
+  derivedBench,
   parseBench,
   recorderImpl,
   tailBench,
@@ -142,6 +143,9 @@ try {
   );
   results.rewrite = await stage('30-commit rebase to correct notes', () =>
     rewriteBench({ dir: join(base, 'rewrite'), home, commits: 30, history: quick ? 500 : 5000, samples: quick ? 2 : 5 }),
+  );
+  results.derived = await stage('pull of 200 new commits to derived notes', () =>
+    derivedBench({ dir: join(base, 'derived'), home, notes: quick ? 500 : 5000, commits: 200, samples: quick ? 2 : 5 }),
   );
   results.parse = await stage('transcript parse throughput', () => parseBench({ transcripts, runs: 3 }));
   results.catchUp = await stage('tailer catch-up', () => tailerCatchUpBench({ transcripts }));

@@ -872,3 +872,180 @@ export async function rewriteBench({ dir, home, commits = 30, history = 5000, sa
   await blobs.dispose?.();
   return out;
 }
+
+/**
+ * A pull that brings `commits` new commits made by a hosting service — half of them squashes of
+ * noted feature commits (one AI commit each, the person changed one of its AI lines in review),
+ * half human commits — into a clone with `notes` other noted commits, all with line hashes. Timed:
+ * from the end of `git fetch` to the derived notes written, by `deriveNotes` (what the sharing
+ * worker runs). Warm: the worker has run since start (its index of sources is up to date; the
+ * fetch brought no new notes). Cold: the first look after the editor started (every note read).
+ * Baseline: `git fetch` itself. Checked on every sample: each squash has its derived note with the
+ * right source and ranges, and no human commit has one.
+ */
+export async function derivedBench({ dir, home, notes = 5000, commits = 200, samples = 5 }) {
+  const env = gitEnv(home);
+  const git = (args, opts = {}) =>
+    execFileSync('git', args, {
+      cwd: opts.cwd ?? join(dir, 'work'),
+      env: { ...env, ...opts.env },
+      input: opts.input,
+      encoding: 'utf8',
+      maxBuffer: 1 << 30,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+  const { lineHash } = src('core/notes/lineHashes');
+  const work = join(dir, 'work');
+  mkdirSync(work, { recursive: true });
+  git(['init', '-q', '-b', 'main', '.']);
+  for (const [k, v] of [
+    ['user.name', 'Ann Dev'],
+    ['user.email', 'ann@example.com'],
+    ['commit.gpgsign', 'false'],
+  ])
+    git(['config', k, v]);
+  const when = 1_780_000_000;
+  const ident = (name, email, t) => `committer ${name} <${email}> ${t} +0000`;
+  const data = (text) => `data ${Buffer.byteLength(text)}\n${text}\n`;
+  const note = (path, lines, ranges, prompt, total) =>
+    `${JSON.stringify(
+      {
+        v: 1,
+        agent: 'claude',
+        session_id: 'bench-derive',
+        timestamp: '2026-03-01T10:00:00.000Z',
+        model: 'bench-model',
+        interactions: [{ prompt, response: `Done: ${prompt}.` }],
+        files: [
+          {
+            path,
+            by_ai: true,
+            ai_ranges: ranges.map(([start, end]) => ({ start, end, interaction: 0 })),
+            ai_line_hashes: ranges.flatMap(([s, e]) => lines.slice(s - 1, e).map((l) => lineHash(l))),
+          },
+        ],
+        attribution: {
+          ai_ratio: Math.round((ranges.reduce((n, [s, e]) => n + e - s + 1, 0) / total) * 100),
+          method: 'line',
+          lines: { ai_added: ranges.reduce((n, [s, e]) => n + e - s + 1, 0), total_added: total, deleted: 0 },
+        },
+      },
+      null,
+      2,
+    )}\n`;
+  // the history: `notes` commits, each adding a file of 3 AI lines with its note (line hashes)
+  let stream = '';
+  const historyNotes = [];
+  for (let i = 0; i < notes; i++) {
+    const lines = [0, 1, 2].map((k) => `export const history${i}_${k} = compute(${i}, ${k});`);
+    stream += `commit refs/heads/main\nmark :${i + 1}\n${ident('Ann Dev', 'ann@example.com', when + i)}\n${data(`history ${i}`)}`;
+    stream += `M 100644 inline src/h${i % 100}/f${i}.ts\n${data(lines.join('\n') + '\n')}\n`;
+    historyNotes.push(`N inline :${i + 1}\n${data(note(`src/h${i % 100}/f${i}.ts`, lines, [[1, 3]], `History prompt ${i}`, 3))}`);
+  }
+  // the feature commits (the user's clone had the branch): each adds a module, 4 AI lines of 6
+  const half = Math.floor(commits / 2);
+  const feature = (f) => [
+    `export function feature${f}Total(items: Item${f}[]): number {`,
+    `  const prices${f} = items.map((item) => item.price * item.quantity);`,
+    `  return prices${f}.reduce((sum, p) => sum + p, 0) + fee${f};`,
+    `} // feature ${f} total`,
+    `// reviewed by the person, feature ${f}`,
+    `export const fee${f} = ${f};`,
+  ];
+  const fmark = (f) => notes + 1 + f;
+  for (let f = 0; f < half; f++) {
+    stream += `commit refs/heads/feature\nmark :${fmark(f)}\n${ident('Ann Dev', 'ann@example.com', when + notes + f)}\n${data(`feat: module ${f}`)}`;
+    if (f === 0) stream += `from :${notes}\n`;
+    stream += `M 100644 inline src/feat/m${f}.ts\n${data(feature(f).join('\n') + '\n')}\n`;
+    historyNotes.push(`N inline :${fmark(f)}\n${data(note(`src/feat/m${f}.ts`, feature(f), [[1, 4]], `Write module ${f}`, 6))}`);
+  }
+  // what the server made: on main, a squash of each feature commit (line 2 changed in review) and a human commit
+  const smark = (k) => notes + half + 1 + k;
+  for (let k = 0; k < commits; k++) {
+    const f = Math.floor(k / 2);
+    const message = k % 2 === 0 ? `Module ${f} (#${f + 100})` : `docs: module ${f}`;
+    stream += `commit refs/heads/server\nmark :${smark(k)}\n${ident('GitHub', 'noreply@github.com', when + notes + half + k)}\n${data(message)}`;
+    if (k === 0) stream += `from :${notes}\n`;
+    if (k % 2 === 0) {
+      const lines = feature(f);
+      lines[1] = `  const prices${f} = items.map((item) => item.price * (item.quantity ?? 1));`;
+      stream += `M 100644 inline src/feat/m${f}.ts\n${data(lines.join('\n') + '\n')}\n`;
+    } else {
+      stream += `M 100644 inline docs/m${f}.md\n${data(`Module ${f} adds a total with a fee for the reviewers.\n`)}\n`;
+    }
+  }
+  stream += `commit refs/notes/agentnote\n${ident('Ann Dev', 'ann@example.com', when + notes + half + commits)}\n${data('notes')}${historyNotes.join('')}`;
+  git(['fast-import', '--quiet'], { input: `${stream}done\n` });
+  git(['reset', '-q', '--hard', 'main']);
+  const remote = join(dir, 'remote.git');
+  git(['init', '-q', '--bare', remote]);
+  git(['push', '-q', remote, 'main:refs/heads/main']);
+  git(['remote', 'add', 'origin', remote]);
+  git(['fetch', '-q', 'origin']);
+  git(['push', '-q', remote, 'server:refs/heads/main', '-f']);
+  const serverTip = git(['rev-parse', 'server']).trim();
+  git(['update-ref', '-d', 'refs/heads/server']);
+  const oldTip = git(['rev-parse', 'refs/remotes/origin/main']).trim();
+  const notesBase = git(['rev-parse', 'refs/notes/agentnote']).trim();
+  const featureShas = git(['rev-list', '--reverse', 'main..feature']).trim().split('\n');
+  const squashes = git(['rev-list', '--reverse', serverTip, '--not', oldTip]).trim().split('\n');
+
+  const { GitRunner } = src('node/git/gitRunner');
+  const { deriveNotes, forgetDerivationMemory } = src('node/recorder/derivedNotes');
+  const { nullLogger } = src('core/ports');
+  const runner = new GitRunner(work);
+  const commonDir = join(work, '.git');
+  const stateFile = join(commonDir, 'agentnote', 'derived-seen.json');
+  const derive = () => deriveNotes(runner, { log: nullLogger, commonDir });
+  // the look at start: the history is known, the newest commits looked at (no source for them)
+  forgetDerivationMemory();
+  await derive();
+  const state0 = readFileSync(stateFile, 'utf8');
+  const out = { notes: notes + half, commits, warm: [], cold: [], fetchMs: [], checks: [], gitCalls: 0 };
+  const check = () => {
+    let right = 0;
+    let wrong = 0;
+    for (const [k, sha] of squashes.entries()) {
+      let n;
+      try {
+        n = JSON.parse(git(['notes', '--ref=agentnote', 'show', sha]));
+      } catch {
+        n = undefined;
+      }
+      const f = Math.floor(k / 2);
+      if (k % 2 === 1) {
+        if (n) wrong++;
+        continue;
+      }
+      const r = n?.files?.[0]?.ai_ranges;
+      if (
+        n?.derived_from?.length === 1 &&
+        n.derived_from[0] === featureShas[f] &&
+        JSON.stringify(r?.map((x) => [x.start, x.end])) === '[[1,1],[3,4]]' &&
+        n.attribution?.lines?.ai_added === 3
+      )
+        right++;
+      else wrong++;
+    }
+    return { right, wrong, of: half };
+  };
+  for (const mode of ['warm', 'cold']) {
+    for (let s = 0; s < samples; s++) {
+      git(['update-ref', 'refs/notes/agentnote', notesBase]);
+      git(['update-ref', 'refs/remotes/origin/main', oldTip]);
+      writeFileSync(stateFile, state0);
+      if (mode === 'cold') forgetDerivationMemory();
+      else await derive(); // the running worker's look after the notes ref was reset (nothing new to look at)
+      const t0 = now();
+      git(['fetch', '-q', 'origin']);
+      out.fetchMs.push(now() - t0);
+      const calls0 = runner.counters.get('git.calls');
+      const t1 = now();
+      const r = await derive();
+      out[mode].push(now() - t1);
+      out.gitCalls = runner.counters.get('git.calls') - calls0;
+      out.checks.push({ mode, derived: r.derived.length, ...check() });
+    }
+  }
+  return out;
+}

@@ -130,6 +130,28 @@ export function buildRows(r, durationMs) {
         : 'not measured',
     }),
   );
+  const dv = r.derived;
+  out.push(
+    row({
+      id: 'derived-notes',
+      what: `a pull of ${dv?.commits ?? 200} new commits (a hosting service's squash merges) against ${(dv?.notes ?? 5000).toLocaleString('en-US')} notes: from the end of \`git fetch\` to the derived notes`,
+      unit: 'ms',
+      goal: '≤ 2,000 ms median (warm and at the first look after start), every note right',
+      samples: dv?.warm,
+      baseline: dv?.fetchMs,
+      baselineLabel: '`git fetch` itself',
+      check: (s) => {
+        const wrong = (dv?.checks ?? []).filter((c) => c.right !== c.of || c.wrong !== 0 || c.derived !== c.of);
+        if (wrong.length > 0) return `notes not right: ${JSON.stringify(wrong[0])}`;
+        const cold = summarize(dv?.cold ?? []).median;
+        if (!(cold <= 2000)) return `first look after start: median ${cold.toFixed(0)} ms`;
+        return s.median <= 2000 || `median ${s.median.toFixed(0)} ms`;
+      },
+      note: dv
+        ? `\`deriveNotes\` (what the sharing worker thread runs after a fetch), in a clone with ${dv.notes.toLocaleString('en-US')} noted commits, all with line hashes. Of the ${dv.commits} new commits on \`origin/main\`, half squash one noted feature commit each (the person changed one of its 4 AI lines in review: ranges 1–1 and 3–4 expected), half are the person's; the feature branch is still in the clone. Warm: the worker has run since start (its index of sources is current). At the first look after start (every note read and indexed): ${summarize(dv.cold).median.toFixed(0)} ms median. ${dv.gitCalls} git processes in the last look. Checked on every sample: ${dv.checks.map((c) => `${c.mode} ${c.right}/${c.of}`).join(', ')} derived notes right, no human commit noted.`
+        : 'not measured',
+    }),
+  );
   const st = r.stall;
   out.push(
     row({

@@ -7,11 +7,13 @@
  *
  * Runs in the sharing worker thread (sharingOps.ts `derive`), never on the extension host's. Cost:
  * one `for-each-ref` and one `rev-list` when nothing is new; otherwise one `diff-tree --stdin` for
- * all new commits, the notes read once per notes tip (kept while the worker lives), and one
- * notes commit (`fast-import`) for all derived notes. New commits are those reachable from the
- * remote-tracking refs since the last look (`<git-common-dir>/agentnote/
- * derived-seen.json`); the first look takes the newest 500. New commits that got no note are looked
- * at once more when the notes next change (their sources may come a moment later); at most 500.
+ * the commits looked at, the notes added or changed since the last look read once (the index of
+ * sources is kept while the worker lives and updated from the notes listing), and one notes
+ * commit (`fast-import`) for all derived notes. Looked at: the commits reachable from the
+ * remote-tracking refs since the last look (`<git-common-dir>/agentnote/derived-seen.json`; the
+ * first look takes the newest 500). One that gets no note stays pending (at most 500, the newest):
+ * it is looked at again only when a new source shares one of its distinctive lines (the hashes of
+ * its added lines are kept in memory), so a recorded commit costs a few set lookups, not a diff.
  * Never derived twice: a commit with any note is skipped, and a derived note is never a source.
  */
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
@@ -21,7 +23,7 @@ import { parseFileDiffs } from '../../core/attribution/diffHunks';
 import { isObjectId } from '../../core/git/objectId';
 import { derivedNote, type DerivationSource } from '../../core/notes/derivedNote';
 import { decodeNote, encodeNote } from '../../core/notes/noteCodec';
-import { fileLineHashes, isDistinctiveLine, lineHash } from '../../core/notes/lineHashes';
+import { fileLineHashes, isDistinctiveLine, lineHash, withLineHashes } from '../../core/notes/lineHashes';
 import type { AgentNoteV1 } from '../../core/notes/noteTypes';
 import { systemClock, type Logger } from '../../core/ports';
 import { pinnedDiffArgs, type GitRunner } from '../git/gitRunner';
@@ -52,6 +54,8 @@ export const maxNewCommits = 500;
 const maxPending = 500;
 /** Output of the one `diff-tree --stdin` at most; a commit cut off is left pending. */
 const maxDiffBytes = 64 * 1024 * 1024;
+/** Notes without line hashes whose hashes are computed from their commits, per index update at most. */
+const maxHashlessSources = 2000;
 /** Note blobs larger than this are not read as sources. */
 const maxSourceNoteBytes = 2 * 1024 * 1024;
 
@@ -65,13 +69,13 @@ type DeriveState = z.infer<typeof stateSchema>;
 
 interface SourceIndex {
   notesTip: string;
-  sources: DerivationSource[];
-  /** hash of a distinctive-looking AI line → indexes into sources */
-  byHash: Map<string, number[]>;
+  /** annotated commit → note blob, of every note read (sources or not) */
+  blobs: Map<string, string>;
+  /** annotated commit → the source and its AI lines' hashes */
+  sources: Map<string, { source: DerivationSource; hashes: Set<string> }>;
+  /** hash of an AI line → the sources that have it */
+  byHash: Map<string, Set<string>>;
 }
-
-/** The index of the last notes tip read (per repository), kept while the worker lives. */
-const indexes = new Map<string, SourceIndex>();
 
 export async function deriveNotes(git: GitRunner, opts: DeriveOptions): Promise<DeriveResult> {
   const { log } = opts;
@@ -84,7 +88,7 @@ export async function deriveNotes(git: GitRunner, opts: DeriveOptions): Promise<
   const notesMoved = state === undefined || state.notesTip !== notesTip;
   if (sameTips && !notesMoved) return { looked: 0, unnoted: 0, derived: [], skipped: 'nothing new' };
 
-  // the commits to look at: new since the last look, and the pending ones when the notes moved
+  // the commits new since the last look (the first look: the newest maxNewCommits)
   let fresh: string[] = [];
   if (!sameTips && tips.length > 0) {
     const args = ['rev-list', '--no-merges', `--max-count=${maxNewCommits}`, ...tips];
@@ -94,48 +98,55 @@ export async function deriveNotes(git: GitRunner, opts: DeriveOptions): Promise<
     if (state) args.push('--not', ...stop, ...tips.filter((t) => state.tips.includes(t)));
     fresh = (await git.run(args, { okExitCodes: [] })).split('\n').filter((l) => isObjectId(l));
   }
-  // notes of commits this clone does not have arrived (a fetch of the notes of a branch squashed
-  // and deleted on the server): the newest commits are looked at again, noted or not before
-  if (state && notesMoved && tips.length > 0 && (await foreignNotesArrived(git, state.notesTip, notesTip))) {
-    const again = await git.run(['rev-list', '--no-merges', `--max-count=${maxNewCommits}`, ...tips], { okExitCodes: [] });
-    fresh = [...new Set([...fresh, ...again.split('\n').filter((l) => isObjectId(l))])];
-  }
-  const candidates = [...new Set([...fresh, ...(notesMoved ? (state?.pending ?? []) : [])])];
   const notes = await readNotesTree(git, notesTip ?? undefined);
-  const unnoted = candidates.filter((c) => !notes.has(c));
-  const result: DeriveResult = { looked: candidates.length, unnoted: unnoted.length, derived: [] };
-  // pending: the new commits of this look that got no note, looked at once more when the notes
-  // move (a fetch can bring a squash commit a moment before the notes it came from). Not the
-  // backlog of a first look, and not a commit looked at again already: each notes move (every
-  // recorded commit) would diff them all again.
-  const retry = new Set(state ? fresh : []);
-  const save = (left: string[], tip: string | null) =>
-    writeState(stateFile, { v: 1, tips, notesTip: tip, pending: left.filter((c) => retry.has(c)).slice(0, maxPending) });
-  if (unnoted.length === 0 || notes.size === 0) {
-    await save(unnoted, notesTip);
+  const memory = memoryOf(opts.commonDir);
+  // the pending ones: looked at before without a source, waiting for one (the state file keeps
+  // the list; their added lines' hashes are in memory once read)
+  for (const c of state?.pending ?? []) if (!memory.pending.has(c)) memory.pending.set(c, undefined);
+  for (const c of [...memory.pending.keys()]) if (notes.has(c) || !(state?.pending ?? []).includes(c)) forgetPending(memory, c);
+  const freshUnnoted = fresh.filter((c) => !notes.has(c));
+  const save = async (tip: string | null) => {
+    const list = [...new Set([...freshUnnoted, ...(state?.pending ?? [])])].filter((c) => memory.pending.has(c)).slice(0, maxPending);
+    for (const c of [...memory.pending.keys()]) if (!list.includes(c)) forgetPending(memory, c);
+    await writeState(stateFile, { v: 1, tips, notesTip: tip, pending: list });
+  };
+  for (const c of freshUnnoted) if (!memory.pending.has(c)) memory.pending.set(c, undefined);
+  const result: DeriveResult = { looked: freshUnnoted.length, unnoted: freshUnnoted.length, derived: [] };
+  if (memory.pending.size === 0 || notes.size === 0) {
+    await save(notesTip);
     return result;
   }
 
-  const index = await sourceIndex(git, opts.commonDir, notesTip!, notes);
-  if (index.sources.length === 0) {
-    await save(unnoted, notesTip);
+  const { index, added } = await sourceIndex(git, memory, notesTip!, notes);
+  // looked at now: the new commits, and the pending ones a new source may be the source of (or
+  // whose lines are not known here yet: the first look after the worker started)
+  const look = new Set(freshUnnoted);
+  for (const c of memory.again) if (memory.pending.has(c)) look.add(c);
+  memory.again.clear();
+  if (added.length > 0) {
+    const newHashes = new Set<string>();
+    for (const c of added) for (const h of index.sources.get(c)?.hashes ?? []) newHashes.add(h);
+    for (const [c, hashes] of memory.pending) {
+      if (hashes === undefined) look.add(c);
+      else if (countHits(hashes, newHashes, 1)) look.add(c);
+    }
+  }
+  result.looked = look.size;
+  if (look.size === 0 || index.sources.size === 0) {
+    await save(notesTip);
     return result;
   }
-  const diffs = await commitDiffs(git, unnoted);
-  const pending: string[] = [];
-  const written: { commit: string; note: AgentNoteV1 }[] = [];
-  for (const target of unnoted) {
+  const diffs = await commitDiffs(git, [...look]);
+  const targets: { commit: string; files: TargetFiles }[] = [];
+  for (const target of look) {
     const files = diffs.get(target);
-    if (!files) {
-      pending.push(target);
-      continue;
-    }
-    const note = await deriveOne(git, target, files, index, opts);
-    if (note) written.push({ commit: target, note });
-    else pending.push(target);
+    if (!files) continue; // cut off by the output cap: still pending, its lines unknown
+    setPending(memory, target, files);
+    targets.push({ commit: target, files });
   }
+  const written = await deriveAll(git, targets, index, opts);
   if (written.length === 0) {
-    await save(pending, notesTip);
+    await save(notesTip);
     return result;
   }
   const ident = await committerIdent(git, opts.now ?? systemClock.now());
@@ -148,92 +159,235 @@ export async function deriveNotes(git: GitRunner, opts: DeriveOptions): Promise<
   if (!(await casRef(git, agentNoteRef, next, notesTip ?? undefined, 'agentnote: derived notes'))) {
     // the notes moved meanwhile (a note was recorded): the next look does it again
     log.info('derived notes not written: the notes ref moved meanwhile; looking again later');
+    for (const w of written) memory.again.add(w.commit);
+    await save(state?.notesTip ?? null);
     return { ...result, skipped: 'notes ref moved' };
   }
   result.derived = written.map((w) => w.commit);
-  await save(pending, next);
+  for (const w of written) forgetPending(memory, w.commit);
+  await save(next);
   log.info(
     `derived notes written for ${written.length} commit(s) of a squash or rebase merge: ${written.map((w) => `${w.commit.slice(0, 8)} ← ${(w.note.derived_from ?? []).map((s) => s.slice(0, 8)).join(', ')}`).join('; ')}`,
   );
   return result;
 }
 
-type TargetFiles = { path: string; diff1: ReturnType<typeof parseFileDiffs>[number]['hunks'] | undefined; added: Map<number, string> }[];
-
-async function deriveOne(
-  git: GitRunner,
-  target: string,
-  files: TargetFiles,
-  index: SourceIndex,
-  opts: DeriveOptions,
-): Promise<AgentNoteV1 | undefined> {
-  // the sources worth matching: those with at least two of the commit's distinctive added lines
-  const hits = new Map<number, number>();
-  for (const f of files)
-    for (const text of f.added.values()) {
-      if (!isDistinctiveLine(text)) continue;
-      for (const si of index.byHash.get(lineHash(text)) ?? []) hits.set(si, (hits.get(si) ?? 0) + 1);
-    }
-  let picked = [...hits].filter(([, n]) => n >= 2).map(([si]) => si);
-  if (picked.length === 0) return undefined;
-  // a source in the commit's own history (or the other way round) is not what it was squashed from
-  const present = await objectInfo(
-    git,
-    picked.map((si) => index.sources[si].commit),
-  );
-  const kept: number[] = [];
-  for (const si of picked) {
-    const c = index.sources[si].commit;
-    if (present.get(c)?.type === 'commit' && ((await isAncestor(git, c, target)) || (await isAncestor(git, target, c)))) continue;
-    kept.push(si);
-  }
-  picked = kept.sort((a, b) => index.sources[a].note.timestamp.localeCompare(index.sources[b].note.timestamp) || a - b);
-  if (picked.length === 0) return undefined;
-  const r = derivedNote({
-    sources: picked.map((si) => index.sources[si]),
-    files: files.map((f) => ({ path: f.path, diff1: f.diff1, added: f.added })),
-    clock: { now: () => opts.now ?? systemClock.now() },
-  });
-  for (const m of r.matches)
-    opts.log.debug(
-      `derive ${target.slice(0, 8)} ← ${m.commit.slice(0, 8)}: ${m.matched}/${m.hashed} AI lines matched (${m.distinctive} distinctive)${m.qualified ? '' : ', not a source'}`,
-    );
-  return r.note;
+/** What the worker keeps per repository between looks. */
+interface RepositoryMemory {
+  index?: SourceIndex;
+  /** pending commit → the hashes of its distinctive added lines (undefined: not read yet) */
+  pending: Map<string, Set<string> | undefined>;
+  /** commits whose derived note was not written (the notes ref moved): looked at next time */
+  again: Set<string>;
 }
 
-/** The notes usable as sources (line hashes, not derived), with an index of their distinctive-looking hashes. */
-async function sourceIndex(git: GitRunner, commonDir: string, notesTip: string, notes: Map<string, string>): Promise<SourceIndex> {
-  const cached = indexes.get(commonDir);
-  if (cached?.notesTip === notesTip) return cached;
-  const sizes = await objectInfo(git, notes.values());
-  const blobs = await readBlobs(
+const memories = new Map<string, RepositoryMemory>();
+
+function memoryOf(commonDir: string): RepositoryMemory {
+  let m = memories.get(commonDir);
+  if (!m) memories.set(commonDir, (m = { pending: new Map(), again: new Set() }));
+  return m;
+}
+
+/** Hashes kept per pending commit at most (a vendored or generated commit is not kept whole). */
+const maxPendingHashes = 20_000;
+
+function setPending(memory: RepositoryMemory, commit: string, files: TargetFiles): void {
+  const hashes = new Set<string>();
+  for (const f of files)
+    for (const text of f.added.values()) {
+      if (hashes.size >= maxPendingHashes) break;
+      if (isDistinctiveLine(text)) hashes.add(lineHash(text));
+    }
+  memory.pending.set(commit, hashes);
+}
+
+function forgetPending(memory: RepositoryMemory, commit: string): void {
+  memory.pending.delete(commit);
+}
+
+function countHits(a: ReadonlySet<string>, b: ReadonlySet<string>, atLeast: number): boolean {
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  let n = 0;
+  for (const h of small) if (large.has(h) && ++n >= atLeast) return true;
+  return false;
+}
+
+type TargetFiles = { path: string; diff1: ReturnType<typeof parseFileDiffs>[number]['hunks'] | undefined; added: Map<number, string> }[];
+
+async function deriveAll(
+  git: GitRunner,
+  targets: readonly { commit: string; files: TargetFiles }[],
+  index: SourceIndex,
+  opts: DeriveOptions,
+): Promise<{ commit: string; note: AgentNoteV1 }[]> {
+  // the sources worth matching per target: those with at least two of its distinctive added lines
+  const candidates = new Map<string, string[]>();
+  for (const t of targets) {
+    const hits = new Map<string, number>();
+    for (const f of t.files)
+      for (const text of f.added.values()) {
+        if (!isDistinctiveLine(text)) continue;
+        for (const c of index.byHash.get(lineHash(text)) ?? []) hits.set(c, (hits.get(c) ?? 0) + 1);
+      }
+    const list = [...hits].filter(([c, n]) => n >= 2 && index.sources.has(c)).map(([c]) => c);
+    if (list.length > 0) candidates.set(t.commit, list);
+  }
+  if (candidates.size === 0) return [];
+  const related = await relatedPairs(git, candidates);
+  const out: { commit: string; note: AgentNoteV1 }[] = [];
+  for (const t of targets) {
+    const picked = (candidates.get(t.commit) ?? [])
+      .filter((c) => !related.has(`${c} ${t.commit}`))
+      .map((c) => index.sources.get(c)!.source)
+      .sort((a, b) => a.note.timestamp.localeCompare(b.note.timestamp) || a.commit.localeCompare(b.commit));
+    if (picked.length === 0) continue;
+    const r = derivedNote({
+      sources: picked,
+      files: t.files.map((f) => ({ path: f.path, diff1: f.diff1, added: f.added })),
+      clock: { now: () => opts.now ?? systemClock.now() },
+    });
+    for (const m of r.matches)
+      opts.log.debug(
+        `derive ${t.commit.slice(0, 8)} ← ${m.commit.slice(0, 8)}: ${m.matched}/${m.hashed} AI lines matched (${m.distinctive} distinctive)${m.qualified ? '' : ', not a source'}`,
+      );
+    if (r.note) out.push({ commit: t.commit, note: r.note });
+  }
+  return out;
+}
+
+/**
+ * The (source, target) pairs, as `"<source> <target>"`, where one is in the other's history: a
+ * source there is not what the target was squashed or rebased from. Sources missing here are in
+ * no history here. Two `rev-list` walks decide for all pairs at once (a target no source reaches,
+ * a source no target reaches, the usual case); only a commit that one of the other side reaches
+ * is checked pair by pair (`merge-base --is-ancestor`).
+ */
+async function relatedPairs(git: GitRunner, candidates: ReadonlyMap<string, readonly string[]>): Promise<Set<string>> {
+  const related = new Set<string>();
+  const info = await objectInfo(git, [...candidates.values()].flat());
+  const sources = [...new Set([...candidates.values()].flat())].filter((c) => info.get(c)?.type === 'commit');
+  if (sources.length === 0) return related;
+  const targets = [...candidates.keys()];
+  const walk = async (from: string[], not: string[]) =>
+    new Set(
+      (await git.run(['rev-list', '--stdin'], { input: `${[...from, ...not.map((c) => `^${c}`)].join('\n')}\n`, okExitCodes: [] }))
+        .split('\n')
+        .filter((l) => isObjectId(l)),
+    );
+  // targets reachable from no source, sources reachable from no target
+  const targetsFree = await walk(targets, sources);
+  const sourcesFree = await walk(sources, targets);
+  const present = new Set(sources);
+  for (const [t, list] of candidates)
+    for (const c of list) {
+      if (!present.has(c) || (targetsFree.has(t) && sourcesFree.has(c))) continue;
+      if (c === t || (await isAncestor(git, c, t)) || (await isAncestor(git, t, c))) related.add(`${c} ${t}`);
+    }
+  return related;
+}
+
+/**
+ * The notes usable as sources (not derived, with line hashes), indexed by their hashes. Kept per
+ * repository while the worker lives and brought up to date from the notes listing: only notes
+ * added or changed since the index's tip are read and decoded, so after a pull the cost is that
+ * of the new notes, not of the history. A note without `ai_line_hashes` (written before they
+ * existed, or by the Agent Note CLI) gets them from its own commit's diff when that commit is
+ * here: the text of the lines its `ai_ranges` name, as the recorder would have hashed them.
+ */
+async function sourceIndex(
+  git: GitRunner,
+  memory: RepositoryMemory,
+  notesTip: string,
+  notes: Map<string, string>,
+): Promise<{ index: SourceIndex; added: string[] }> {
+  const added: string[] = [];
+  const cached = memory.index;
+  if (cached?.notesTip === notesTip) return { index: cached, added };
+  const index: SourceIndex = cached ?? { notesTip, blobs: new Map(), sources: new Map(), byHash: new Map() };
+  index.notesTip = notesTip;
+  const addSource = (source: DerivationSource) => {
+    if (indexSource(index, source)) added.push(source.commit);
+  };
+  const changed: [string, string][] = [];
+  for (const [commit, blob] of notes) if (index.blobs.get(commit) !== blob) changed.push([commit, blob]);
+  for (const commit of index.blobs.keys()) if (!notes.has(commit)) dropSource(index, commit);
+  for (const [commit] of changed) dropSource(index, commit);
+  memory.index = index;
+  if (changed.length === 0) return { index, added };
+
+  const sizes = await objectInfo(
     git,
-    [...new Set(notes.values())].filter((b) => (sizes.get(b)?.size ?? Infinity) <= maxSourceNoteBytes),
+    changed.map(([, b]) => b),
   );
-  const sources: DerivationSource[] = [];
-  const byHash = new Map<string, number[]>();
-  for (const [commit, blob] of notes) {
-    const text = blobs.get(blob);
-    if (!text || !text.includes('"ai_line_hashes"')) continue;
+  const texts = await readBlobs(
+    git,
+    changed.map(([, b]) => b).filter((b) => (sizes.get(b)?.size ?? Infinity) <= maxSourceNoteBytes),
+  );
+  const hashless: DerivationSource[] = [];
+  for (const [commit, blob] of changed) {
+    index.blobs.set(commit, blob);
+    const text = texts.get(blob);
+    if (!text || !text.includes('"ai_ranges"')) continue;
     const d = decodeNote(text);
     if (d.kind !== 'valid' || d.note.derived_from !== undefined) continue;
-    const si = sources.length;
-    let any = false;
-    for (const f of d.note.files) {
-      const hashes = fileLineHashes(f);
-      if (!hashes) continue;
-      any = true;
-      for (const h of new Set(hashes.values())) {
-        const list = byHash.get(h);
-        if (!list) byHash.set(h, [si]);
-        else if (list[list.length - 1] !== si) list.push(si);
-      }
-    }
-    if (any) sources.push({ commit, note: d.note });
+    if (d.note.files.some((f) => fileLineHashes(f))) addSource({ commit, note: d.note });
+    else if (d.note.files.some((f) => (f.ai_ranges?.length ?? 0) > 0)) hashless.push({ commit, note: d.note });
   }
-  const index = { notesTip, sources, byHash };
-  indexes.set(commonDir, index);
-  return index;
+  if (hashless.length > 0) {
+    // the newest first, at most maxHashlessSources per update; their commits' diffs in one diff-tree
+    hashless.sort((a, b) => b.note.timestamp.localeCompare(a.note.timestamp));
+    const present = await objectInfo(
+      git,
+      hashless.map((h) => h.commit),
+    );
+    const here = hashless.filter((h) => present.get(h.commit)?.type === 'commit').slice(0, maxHashlessSources);
+    const diffs =
+      here.length > 0
+        ? await commitDiffs(
+            git,
+            here.map((h) => h.commit),
+          )
+        : new Map<string, TargetFiles>();
+    for (const h of here) {
+      const files = diffs.get(h.commit);
+      if (!files) continue;
+      const note = withLineHashes(h.note, new Map(files.map((f) => [f.path, f.added])));
+      if (note.files.some((f) => fileLineHashes(f))) addSource({ commit: h.commit, note });
+    }
+  }
+  return { index, added };
+}
+
+/** Adds a source to the index; false when it has no hashes. */
+function indexSource(index: SourceIndex, source: DerivationSource): boolean {
+  const hashes = new Set<string>();
+  for (const f of source.note.files) for (const h of fileLineHashes(f)?.values() ?? []) hashes.add(h);
+  if (hashes.size === 0) return false;
+  index.sources.set(source.commit, { source, hashes });
+  for (const h of hashes) {
+    const set = index.byHash.get(h);
+    if (set) set.add(source.commit);
+    else index.byHash.set(h, new Set([source.commit]));
+  }
+  return true;
+}
+
+function dropSource(index: SourceIndex, commit: string): void {
+  index.blobs.delete(commit);
+  const s = index.sources.get(commit);
+  if (!s) return;
+  index.sources.delete(commit);
+  for (const h of s.hashes) {
+    const set = index.byHash.get(h);
+    set?.delete(commit);
+    if (set?.size === 0) index.byHash.delete(h);
+  }
+}
+
+/** Forgets what the worker keeps in memory (the bench measures a first look after start). */
+export function forgetDerivationMemory(): void {
+  memories.clear();
 }
 
 /** parent → commit diffs with the added lines' text, for many commits in one `diff-tree --stdin`. */
@@ -269,25 +423,6 @@ async function commitDiffs(git: GitRunner, commits: readonly string[]): Promise<
   // a commit that changes nothing has no section: nothing to derive, not pending
   for (const c of commits) if (!map.has(c) && !(truncated && !sections.has(c))) map.set(c, []);
   return map;
-}
-
-/** True when the notes commit `to` has notes, added since `from`, of commits missing here. */
-async function foreignNotesArrived(git: GitRunner, from: string | null, to: string | null): Promise<boolean> {
-  if (!to) return false;
-  let added: string[];
-  if (!from) added = [...(await readNotesTree(git, to)).keys()];
-  else {
-    const out = await git.run(['diff-tree', '-r', '--no-renames', '--diff-filter=AM', '--name-only', '--no-commit-id', from, to], {
-      okExitCodes: [],
-    });
-    added = out
-      .split('\n')
-      .map((p) => p.replace(/\//g, ''))
-      .filter((c) => isObjectId(c));
-  }
-  if (added.length === 0) return false;
-  const info = await objectInfo(git, added);
-  return added.some((c) => info.get(c)?.type !== 'commit');
 }
 
 /**

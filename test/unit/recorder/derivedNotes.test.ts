@@ -14,7 +14,7 @@ import type { AgentNoteV1 } from '../../../src/core/notes/noteTypes';
 import { nullLogger } from '../../../src/core/ports';
 import { GitRunner, pinnedDiffArgs } from '../../../src/node/git/gitRunner';
 import { addedTexts } from '../../../src/node/recorder/commitRecorder';
-import { deriveNotes } from '../../../src/node/recorder/derivedNotes';
+import { deriveNotes, forgetDerivationMemory } from '../../../src/node/recorder/derivedNotes';
 import { TempRepo, useIsolatedGitEnv } from '../../helpers/tempRepo';
 
 const base = ['// app', 'export interface Item {', '  price: number;', '  qty: number;', '}'];
@@ -30,7 +30,15 @@ const fixedLine = '  for (const i of items) sum += i.price * i.qty;';
 const file = (lines: string[]) => `${lines.join('\n')}\n`;
 
 /** The note our recorder writes for commit `sha`: AI lines `ranges` of `path`, with line hashes from the commit's patch. */
-async function recordNote(repo: TempRepo, sha: string, p: string, ranges: [number, number][], total: number, prompt: string) {
+async function recordNote(
+  repo: TempRepo,
+  sha: string,
+  p: string,
+  ranges: [number, number][],
+  total: number,
+  prompt: string,
+  opts: { hashes?: boolean } = {},
+) {
   const ai = ranges.reduce((n, [s, e]) => n + e - s + 1, 0);
   const note: AgentNoteV1 = {
     v: 1,
@@ -43,7 +51,7 @@ async function recordNote(repo: TempRepo, sha: string, p: string, ranges: [numbe
     attribution: { ai_ratio: Math.round((ai / total) * 100), method: 'line', lines: { ai_added: ai, total_added: total, deleted: 0 } },
   };
   const patch = await repo.git(['show', '--format=', '--patch', ...pinnedDiffArgs, sha]);
-  const hashed = withLineHashes(note, addedTexts(patch));
+  const hashed = opts.hashes === false ? note : withLineHashes(note, addedTexts(patch));
   const tmp = path.join(os.tmpdir(), `an-note-${process.pid}-${sha.slice(0, 8)}.json`);
   fs.writeFileSync(tmp, encodeNote(hashed).trimEnd());
   await repo.git(['notes', '--ref=agentnote', 'add', '-F', tmp, sha]);
@@ -59,8 +67,17 @@ async function noteOf(repo: TempRepo, sha: string): Promise<AgentNoteV1 | undefi
   return d.kind === 'valid' ? d.note : undefined;
 }
 
-const derive = (repo: TempRepo) =>
-  deriveNotes(new GitRunner(repo.dir), {
+/** A runner that keeps the input of every `cat-file --batch` (the note blobs read). */
+class SpyRunner extends GitRunner {
+  batchInputs: string[] = [];
+  override async runBuffer(args: string[], opts: Parameters<GitRunner['runBuffer']>[1] = {}): Promise<Buffer> {
+    if (args[0] === 'cat-file' && args[1] === '--batch' && typeof opts.input === 'string') this.batchInputs.push(opts.input);
+    return super.runBuffer(args, opts);
+  }
+}
+
+const derive = (repo: TempRepo, git: GitRunner = new GitRunner(repo.dir)) =>
+  deriveNotes(git, {
     log: nullLogger,
     commonDir: path.join(repo.dir, '.git'),
     now: Date.parse('2026-12-07T08:00:00Z'),
@@ -151,6 +168,7 @@ describe('derived notes after a hosting service squash or rebase merge', functio
     cleanup.push(third);
     // the extension looks before the notes arrive (nothing to match), then a fetch brings them
     assert.deepEqual((await derive(third)).derived, []);
+    forgetDerivationMemory(); // and the editor restarts: the waiting commit is in the state file
     await third.git(['fetch', '-q', 'origin', 'refs/notes/agentnote:refs/notes/agentnote']);
     assert.notEqual((await third.gitResult(['cat-file', '-e', aSha])).code, 0, 'the feature commit is not in this clone');
     const r3 = await derive(third);
@@ -178,6 +196,119 @@ describe('derived notes after a hosting service squash or rebase merge', functio
     ]);
     assert.deepEqual(n.attribution, { ai_ratio: 83, method: 'line', lines: { ai_added: 5, total_added: 6, deleted: 0 } });
     assert.equal(await noteOf(first, fixCopy), undefined);
+  });
+
+  it("a note without line hashes (older, or the Agent Note CLI's) is a source where its commit is here, and only there", async () => {
+    // the feature's note as the CLI writes it: ai_ranges, no ai_line_hashes
+    await first.git(['notes', '--ref=agentnote', 'remove', aSha]);
+    await recordNote(first, aSha, 'src/app.ts', [[6, 10]], 6, 'Add a total() over the items', { hashes: false });
+    await first.git(['push', '-q', '-f', 'origin', 'refs/notes/agentnote']);
+    await hostingClone.git(['fetch', '-q', 'origin']);
+    await hostingClone.git(['merge', '--squash', 'origin/feature']);
+    await hostingClone.git(['commit', '-q', '-m', 'Add totals (#12)'], { env: hosting });
+    const squash = await hostingClone.head();
+    await hostingClone.git(['push', '-q', 'origin', 'main']);
+    await hostingClone.git(['push', '-q', 'origin', '--delete', 'feature']);
+
+    await first.git(['pull', '-q', '--ff-only', 'origin', 'main']);
+    assert.deepEqual((await derive(first)).derived, [squash]);
+    const n = await noteOf(first, squash);
+    assert.deepEqual(n?.derived_from, [aSha]);
+    const app = n?.files.find((f) => f.path === 'src/app.ts');
+    // hashed from the feature commit's own diff: the kept AI lines, the person's fix left out
+    assert.deepEqual(app?.ai_ranges, [
+      { start: 8, end: 9, interaction: 0 },
+      { start: 11, end: 12, interaction: 0 },
+    ]);
+    assert.deepEqual(app?.ai_line_hashes, [aiBlock[0], aiBlock[1], aiBlock[3], aiBlock[4]].map(lineHash));
+
+    // a fresh clone of main has the note but not the feature commit: nothing to hash, a gap
+    const third = await TempRepo.clone(`file://${remote.dir}`);
+    cleanup.push(third);
+    await third.git(['fetch', '-q', 'origin', 'refs/notes/agentnote:refs/notes/agentnote']);
+    assert.deepEqual((await derive(third)).derived, []);
+    assert.equal(await noteOf(third, squash), undefined);
+  });
+
+  it('the sources follow the notes: only new notes are read, a removed note is no source, a note added back is', async () => {
+    const git = new SpyRunner(first.dir);
+    // a first look (an unrelated commit on main) reads every note once
+    await hostingClone.commit({ 'docs/a.md': 'About totals and items.\n' }, 'docs: a');
+    await hostingClone.git(['push', '-q', 'origin', 'main']);
+    await first.git(['pull', '-q', '--ff-only', 'origin', 'main']);
+    await derive(first, git);
+    const noteBlob = (await first.git(['rev-parse', `refs/notes/agentnote:${aSha}`])).trim();
+    assert.ok(
+      git.batchInputs.some((i) => i.includes(noteBlob)),
+      'the first look read the note',
+    );
+
+    // the note is removed, then the squash arrives: no source, no claim
+    const noteText = await first.git(['notes', '--ref=agentnote', 'show', aSha]);
+    await first.git(['notes', '--ref=agentnote', 'remove', aSha]);
+    await hostingClone.git(['fetch', '-q', 'origin']);
+    await hostingClone.git(['merge', '--squash', 'origin/feature']);
+    await hostingClone.git(['commit', '-q', '-m', 'Add totals (#12)'], { env: hosting });
+    const squash = await hostingClone.head();
+    await hostingClone.git(['push', '-q', 'origin', 'main']);
+    await first.git(['pull', '-q', '--ff-only', 'origin', 'main']);
+    git.batchInputs = [];
+    assert.deepEqual((await derive(first, git)).derived, []);
+    assert.equal(await noteOf(first, squash), undefined);
+    assert.deepEqual(git.batchInputs, [], 'no note blob read again');
+
+    // an unrelated note is added: read alone; then the source's note comes back: the pending squash gets its note
+    await first.git(['notes', '--ref=agentnote', 'add', '-m', '{"v":1}', (await first.git(['rev-parse', 'HEAD~2'])).trim()]);
+    git.batchInputs = [];
+    assert.deepEqual((await derive(first, git)).derived, []);
+    assert.equal(git.batchInputs.join('').trim().split('\n').length, 1, 'only the new note read');
+    const tmp = path.join(os.tmpdir(), `an-back-${process.pid}.json`);
+    fs.writeFileSync(tmp, noteText);
+    await first.git(['notes', '--ref=agentnote', 'add', '-F', tmp, aSha]);
+    fs.rmSync(tmp);
+    git.batchInputs = [];
+    assert.deepEqual((await derive(first, git)).derived, [squash]);
+    assert.deepEqual(
+      git.batchInputs.map((i) => i.trim()),
+      [noteBlob],
+      'only the note added back is read',
+    );
+    assert.deepEqual((await noteOf(first, squash))?.derived_from, [aSha]);
+  });
+
+  it('a rebase merge whose branch stays on the server: its rebased copies get their notes', async () => {
+    await hostingClone.git(['fetch', '-q', 'origin']);
+    await hostingClone.git(['checkout', '-q', '-b', 'pr', 'origin/feature']);
+    await hostingClone.git(['rebase', '-q', 'main'], { env: hosting });
+    await hostingClone.git(['push', '-q', 'origin', 'pr:main']);
+    const aCopy = (await hostingClone.git(['rev-parse', 'pr~1'])).trim();
+    await first.git(['pull', '-q', '--ff-only', 'origin', 'main']);
+    await first.git(['fetch', '-q', 'origin']); // origin/feature is still there, with the sources on it
+    assert.deepEqual((await derive(first)).derived, [aCopy]);
+    assert.deepEqual((await noteOf(first, aCopy))?.derived_from, [aSha]);
+  });
+
+  it('a noted commit in the new commit’s own history is no source (a revert re-applied on main)', async () => {
+    await first.git(['pull', '-q', '--ff-only', 'origin', 'main']);
+    const lines = [
+      'export function discount(total: number): number {',
+      '  const rate = total > 100 ? 0.1 : 0;',
+      '  return total * (1 - rate);',
+      '}',
+    ];
+    const c = await first.commit({ 'src/discount.ts': file(lines) }, 'feat: discount');
+    await recordNote(first, c, 'src/discount.ts', [[1, 4]], 4, 'Add a discount');
+    await first.git(['push', '-q', 'origin', 'main', 'refs/notes/agentnote']);
+    await hostingClone.git(['pull', '-q', '--ff-only', 'origin', 'main']);
+    await hostingClone.git(['revert', '--no-edit', 'HEAD'], { env: hosting });
+    await hostingClone.git(['revert', '--no-edit', 'HEAD'], { env: hosting });
+    const reapplied = await hostingClone.head();
+    await hostingClone.git(['push', '-q', 'origin', 'main']);
+    await first.git(['pull', '-q', '--ff-only', 'origin', 'main']);
+    const r = await derive(first);
+    assert.ok(r.looked >= 2, 'the two reverts were looked at');
+    assert.deepEqual(r.derived, [], 'the noted commit is in their history: not a source');
+    assert.equal(await noteOf(first, reapplied), undefined);
   });
 
   it('an unrelated commit that happens to contain one identical line gets no claim', async () => {
