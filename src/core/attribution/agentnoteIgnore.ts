@@ -19,6 +19,7 @@
  * is dropped — a CLI quirk we keep for identical results). Note that `**\/x` does not match a
  * top-level `x` (the pattern contains `/`, so it is anchored and needs a `/` before `x`).
  */
+import { toPosixPath } from '../git/repoPath';
 
 export interface IgnorePattern {
   /** The line as written (trimmed). */
@@ -80,7 +81,7 @@ export class AgentnoteIgnore {
 
   /** True when the repo-relative path is excluded (last matching pattern wins). */
   ignores(path: string): boolean {
-    const normalized = path.replace(/\\/g, '/');
+    const normalized = toPosixPath(path);
     let ignored = false;
     for (const p of this.patterns) if (p.regex.test(normalized)) ignored = !p.negated;
     return ignored;

@@ -8,6 +8,7 @@
  * paths made repository-relative or replaced, length capped). Settings that hold paths or patterns
  * are given as counts only; repositories are numbered, not named.
  */
+import { toPosixPath } from '../git/repoPath';
 
 export interface IssueReportRepository {
   /** e.g. `main`, or undefined (detached HEAD). Never a path. */
@@ -68,7 +69,7 @@ export interface ScrubOptions {
 const pathRe = /(?<![\w:.\-/\\~])(?:file:\/\/)?(?:~(?=[/\\])|[A-Za-z]:(?=[/\\])|\\\\(?=\w))?[/\\][^\s'"`<>|:;,()[\]{}]*/g;
 
 function normalize(p: string): string {
-  return p.replace(/\\/g, '/').replace(/\/+$/, '');
+  return toPosixPath(p).replace(/\/+$/, '');
 }
 
 /** Text fragments of a prompt or response worth searching for (whole text, its lines, its head). */

@@ -366,8 +366,8 @@ export class CommitDiffs {
     });
     const lines = out.split('\n');
     ask.forEach((expr, i) => {
-      const m = /^([0-9a-f]+) (\S+) (\d+)$/.exec(lines[i] ?? '');
-      info.set(expr, m ? { id: m[1], type: m[2], size: Number(m[3]) } : undefined);
+      const [id, type, size] = (lines[i] ?? '').split(' ');
+      info.set(expr, isObjectId(id) && type && /^\d+$/.test(size ?? '') ? { id, type, size: Number(size) } : undefined);
     });
     return info;
   }

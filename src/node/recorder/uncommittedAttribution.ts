@@ -9,6 +9,7 @@ import { errorText, sha1, type JournalGeneration } from './recorderUtil';
 import { readSessionSnapshot } from './sessionSnapshot';
 import { workingFileAttribution } from './workingFileAttribution';
 import { isObjectId } from '../../core/git/objectId';
+import { toPosixPath } from '../../core/git/repoPath';
 
 /** One AI-written range of an uncommitted file (1-based, inclusive, lines of the given text). */
 export interface UncommittedAiRange {
@@ -58,7 +59,7 @@ export class UncommittedAttribution {
     if (currentText.length > maxUncommittedBytes) return [];
     const { git, log, blobs } = this.d;
     try {
-      const file = rel.replace(/\\/g, '/');
+      const file = toPosixPath(rel);
       const headBlob = (await git.tryRun(['rev-parse', '--verify', '-q', `HEAD:${file}`], { okExitCodes: [] }))?.trim();
       const diffs = new CommitDiffs(git, { log });
       const parentBlob = headBlob && isObjectId(headBlob) ? headBlob : await blobs.ensureEmptyBlob();

@@ -24,6 +24,11 @@ const notObjectIds: Record<string, string> = {
   'src/node/transcripts/offsetStore.ts': 'a SHA-256 digest of transcript bytes',
   'src/node/transcripts/transcriptDiscovery.ts': "Gemini's project folder name: the SHA-256 of the project path",
 };
+/** Files with an unbounded hex pattern (`[0-9a-f]+`) that is not an object id, each with its reason. */
+const unboundedHexAllowed: Record<string, string> = {
+  'src/node/hooks/gitHooks.ts': "the hook's shell pre-filter of rewrite pairs; each id is checked with isObjectId when the queue is read",
+  'src/node/journal/sessionJournal.ts': 'the random hex suffix of a temp file name',
+};
 
 /**
  * Object-id-shaped regexes in a source text: a hex character class with a quantifier that can
@@ -43,6 +48,11 @@ export function objectIdRegexes(text: string, allowDigest: boolean): string[] {
   return found;
 }
 
+/** Unbounded hex patterns (`[0-9a-f]+`, `[0-9a-f]*`): an object id parsed without its length check. */
+export function unboundedHexRegexes(text: string): string[] {
+  return [...text.matchAll(/\[(?:0-9a-f|a-f0-9|0-9a-fA-F|0-9A-Fa-f|a-fA-F0-9|A-Fa-f0-9)\][+*]/g)].map((m) => m[0]);
+}
+
 describe('object ids: one home (issue #17 part 3)', () => {
   it('no object-id regex outside src/core/git/objectId.ts', () => {
     const files = execFileSync('git', ['ls-files', '-z', '--', 'src'], { cwd: root, encoding: 'utf8' })
@@ -53,6 +63,11 @@ describe('object ids: one home (issue #17 part 3)', () => {
       objectIdRegexes(readFileSync(path.join(root, f), 'utf8'), f in notObjectIds).map((r) => `${f}: ${r}`),
     );
     assert.deepEqual(offenders, [], 'use src/core/git/objectId.ts instead');
+    const unbounded = files
+      .filter((f) => !(f in unboundedHexAllowed))
+      .flatMap((f) => unboundedHexRegexes(readFileSync(path.join(root, f), 'utf8')).map((r) => `${f}: ${r}`));
+    assert.deepEqual(unbounded, [], 'an id read from git is checked with isObjectId, not [0-9a-f]+');
+    assert.deepEqual(unboundedHexRegexes('/^([0-9a-f]+) (\\S+)$/'), ['[0-9a-f]+'], 'the scanner finds the shape');
   });
 
   it('the scanner catches the copies it is meant to catch, and leaves UUIDs alone', () => {
