@@ -1,6 +1,6 @@
 // `npm test`: installs what is missing (scripts/bootstrap.mjs: the extension's dependencies, the
 // test harness, a Chromium), then build, static checks, unit → in-host integration → package and
-// its Marketplace / Open VSX checks → browser e2e. Every runner prints its own `N passed, N failed`
+// its Marketplace / Open VSX checks → browser e2e → `npm run demo` itself (scripts/demo-smoke.mjs). Every runner prints its own `N passed, N failed`
 // line; this script prints the time of each step and exits non-zero if any step failed.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -27,6 +27,7 @@ const steps = [
   ['package', npm('run', '-s', 'package')],
   ['vsix', node('scripts/check-vsix.mjs', `dist/agent-note-${version}.vsix`)],
   ['e2e', node('scripts/run-e2e.mjs')],
+  ['demo', node('scripts/demo-smoke.mjs')],
 ];
 const failed = [];
 const times = [];
