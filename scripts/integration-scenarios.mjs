@@ -3,6 +3,7 @@
 import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { gitIn, makeGitFixture, ROOT } from './harness.mjs';
 import { createDemoRepository } from './demo-repo.mjs';
 import { makeHostileRepository } from './hostile-repo.mjs';
@@ -57,6 +58,13 @@ export const scenarios = [
     name: 'hostile',
     suite: 'hostile',
     setup: ({ base }) => makeHostileRepository(join(base, 'hostile')),
+  },
+  {
+    // a fresh clone of main only, after a hosting service squashed and deleted a noted feature
+    // branch (issue #18): the feature commit is not in the clone, its note arrives with a fetch
+    name: 'freshclone',
+    suite: 'freshclone',
+    setup: ({ base }) => makeSquashedRemoteClone(base),
   },
   {
     // notes sharing through a bare remote on disk, with a second clone (issue #14 parts 1, 2)
@@ -196,4 +204,73 @@ export function clonePeerBundle(name, dir) {
   execFileSync('git', ['fetch', '-q', bundle, 'refs/notes/agentnote:refs/notes/agentnote'], { cwd: dir, stdio: 'pipe' });
   execFileSync('git', ['checkout', '-q', '-B', 'main'], { cwd: dir, stdio: 'pipe' });
   return dir;
+}
+
+/**
+ * A bare remote whose main has a squash commit ("Add totals (#7)", committed by GitHub) of a
+ * feature branch with one noted AI commit — the note has `ai_line_hashes`, as ours do — and a
+ * commit by the person that changed one AI line; the branch is deleted on the remote, its note is
+ * on the remote's refs/notes/agentnote. Returns a fresh `--single-branch` clone of main without
+ * the notes (what a teammate has after `git clone`).
+ */
+export function makeSquashedRemoteClone(base) {
+  const remote = join(base, 'remote.git');
+  const author = join(base, 'author');
+  const server = join(base, 'server');
+  const ws = join(base, 'workspace');
+  execFileSync('git', ['init', '-q', '--bare', '-b', 'main', remote], { stdio: 'pipe' });
+  makeGitFixture(author);
+  const a = gitIn(author);
+  a('remote', 'add', 'origin', remote);
+  a('push', '-q', 'origin', 'main');
+  a('checkout', '-q', '-b', 'feature');
+  mkdirSync(join(author, 'src'), { recursive: true });
+  const ai = [
+    'export function total(prices: number[]): number {',
+    '  let sum = 0;',
+    '  for (const price of prices) sum += price;',
+    '  return Math.round(sum * 100) / 100;',
+    '}',
+  ];
+  writeFileSync(join(author, 'src/total.ts'), `// totals\n${ai.join('\n')}\n`);
+  a('add', '.');
+  a('commit', '-q', '-m', 'feat: total');
+  /** @param {string} t */
+  const lineHash = (t) => createHash('sha256').update(t.replace(/\s+$/, ''), 'utf8').digest('hex').slice(0, 12);
+  const note = {
+    v: 1,
+    agent: 'claude',
+    session_id: '0b6f3c2e-6a1d-4c7e-9f2a-1d2c3b4a5f60',
+    timestamp: '2026-12-01T10:00:00.000Z',
+    model: 'claude-sonnet-4-5',
+    interactions: [
+      { prompt: 'Add a total() over the prices, rounded to cents', response: 'Added total().', files_touched: ['src/total.ts'] },
+    ],
+    files: [{ path: 'src/total.ts', by_ai: true, ai_ranges: [{ start: 2, end: 6, interaction: 0 }], ai_line_hashes: ai.map(lineHash) }],
+    attribution: { ai_ratio: 83, method: 'line', lines: { ai_added: 5, total_added: 6, deleted: 0 } },
+  };
+  a('notes', '--ref=agentnote', 'add', '-m', JSON.stringify(note, null, 2), 'HEAD');
+  const fixed = [...ai];
+  fixed[2] = '  for (const price of prices) sum += Math.max(0, price);';
+  writeFileSync(join(author, 'src/total.ts'), `// totals\n${fixed.join('\n')}\n`);
+  a('commit', '-q', '-am', 'fix: no negative prices');
+  a('push', '-q', 'origin', 'feature', 'refs/notes/agentnote');
+  execFileSync('git', ['clone', '-q', remote, server], { stdio: 'pipe' });
+  const s = gitIn(server);
+  s('merge', '--squash', 'origin/feature');
+  execFileSync('git', ['commit', '-q', '-m', 'Add totals (#7)'], {
+    cwd: server,
+    stdio: 'pipe',
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 'Ann Dev',
+      GIT_AUTHOR_EMAIL: 'ann@example.com',
+      GIT_COMMITTER_NAME: 'GitHub',
+      GIT_COMMITTER_EMAIL: 'noreply@github.com',
+    },
+  });
+  s('push', '-q', 'origin', 'main');
+  s('push', '-q', 'origin', '--delete', 'feature');
+  execFileSync('git', ['clone', '-q', '--single-branch', '-b', 'main', `file://${remote}`, ws], { stdio: 'pipe' });
+  return ws;
 }
