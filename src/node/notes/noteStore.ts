@@ -211,6 +211,14 @@ export class NoteStore {
     this.listCache = undefined;
   }
 
+  /**
+   * True when the commit has a note at the ref's current value, also where the cache is trusted
+   * (one `rev-parse`; the listing is read again only when the ref moved).
+   */
+  async hasNow(commit: string): Promise<boolean> {
+    return (await this.listAt(await this.refValue())).map.has(commit);
+  }
+
   /** True when the commit has a note. */
   async has(commit: string): Promise<boolean> {
     return (await this.noteBlob(commit)) !== undefined;

@@ -177,8 +177,7 @@ export class CommitRecorder {
    * never a human-only claim about a commit that has a note.
    */
   private async humanOnly(full: string): Promise<RecordOutcome> {
-    this.d.notes.invalidate();
-    return (await this.d.notes.has(full)) ? { kind: 'exists' } : { kind: 'human-only' };
+    return (await this.d.notes.hasNow(full)) ? { kind: 'exists' } : { kind: 'human-only' };
   }
 
   /**
