@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { AgentId } from '../core/model/agentEvents';
+import { agentDefinitions } from '../core/agents/registry/registry';
 import type { SharingPushMode } from '../node/sharing/notesSharingCoordinator';
 
 /** Typed snapshot of the `agentNote.*` settings; services receive a snapshot, never read globals. */
@@ -22,12 +23,7 @@ export const configSection = 'agentNote';
 export function readConfig(scope?: vscode.Uri): AgentNoteConfig {
   const c = vscode.workspace.getConfiguration(configSection, scope);
   return {
-    agents: {
-      claude: c.get<boolean>('agents.claudeCode.enabled', true),
-      cursor: c.get<boolean>('agents.cursor.enabled', true),
-      codex: c.get<boolean>('agents.codex.enabled', true),
-      gemini: c.get<boolean>('agents.gemini.enabled', true),
-    },
+    agents: agentSwitches((key) => c.get<boolean>(key, true)),
     extraTranscriptRoots: c.get<string[]>('transcripts.extraRoots', []),
     hoversEnabled: c.get<boolean>('hovers.enabled', true),
     codeLensEnabled: c.get<boolean>('codeLens.enabled', true),
@@ -92,4 +88,9 @@ export async function migrateSettings(
       log.warn(`could not move agentNote.notes.pushAfterPush: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
+}
+
+/** Each agent's on/off switch (its definition's `settingKey`, on by default). */
+function agentSwitches(read: (key: string) => boolean): Record<AgentId, boolean> {
+  return Object.fromEntries(agentDefinitions.map((d) => [d.id, read(d.settingKey)])) as Record<AgentId, boolean>;
 }

@@ -4,6 +4,7 @@ import type { Services } from './services';
 import type { RepositoryService } from './repositoryService';
 import { commands, contextKeys } from './constants';
 import { agentIds } from '../core/model/agentEvents';
+import { agentDefinition } from '../core/agents/registry/registry';
 import { agentDisplayName } from '../core/format/textFormat';
 import { plainLabel } from '../core/text/escape';
 import { buildIssueReport, type IssueReportInput } from '../core/report/issueReport';
@@ -11,14 +12,6 @@ import { createRedactor } from '../core/redaction/redactor';
 import { detectAgentHomes, type AgentHomeStatus } from '../node/transcripts/agentDetection';
 import { configSection } from './config';
 import { systemClock } from '../core/ports';
-
-/** Setting key of each agent's on/off switch. */
-const agentSetting: Record<string, string> = {
-  claude: 'agents.claudeCode.enabled',
-  cursor: 'agents.cursor.enabled',
-  codex: 'agents.codex.enabled',
-  gemini: 'agents.gemini.enabled',
-};
 
 export interface RepositoryStatus {
   root: string;
@@ -123,7 +116,7 @@ export async function showStatus(services: Services): Promise<AgentNoteStatus> {
       detail: found
         ? vscode.l10n.t('{0} ({1})', plainLabel(found, 300), a.found ? vscode.l10n.t('found') : vscode.l10n.t('not found'))
         : undefined,
-      run: () => vscode.commands.executeCommand('workbench.action.openSettings', `${configSection}.${agentSetting[a.agent] ?? 'agents'}`),
+      run: () => vscode.commands.executeCommand('workbench.action.openSettings', `${configSection}.${agentDefinition(a.agent).settingKey}`),
     });
   }
   items.push({ label: vscode.l10n.t('Help'), kind: vscode.QuickPickItemKind.Separator });

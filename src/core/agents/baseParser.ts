@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { AgentEvent, AgentId, EditEvent, SessionEvent } from '../model/agentEvents';
 import { isGitCommitCommand, isMutatingShellCommand } from './shellCommand';
 import type { ParserState, ParserStats, SkipReason, TranscriptContext, TranscriptParser } from './parserTypes';
-import { transcriptPathInfo } from '../transcripts/transcriptPathInfo';
+import type { TranscriptPathInfo } from '../transcripts/transcriptPathInfo';
 
 /** Distributive Omit, so `Omit<AgentEvent, …>` keeps the union. */
 export type EventInput<E extends AgentEvent = AgentEvent> = E extends AgentEvent
@@ -44,18 +44,24 @@ export abstract class BaseParser implements TranscriptParser {
   private countedPrompts = new Set<string>();
   private out: AgentEvent[] = [];
 
+  /**
+   * `pathInfo`: the agent's reading of a transcript path (its definition's); `wholeFile`: the
+   * formats of this agent that are rewritten as a whole rather than appended to.
+   */
   constructor(
     readonly agent: AgentId,
     ctx: TranscriptContext,
+    pathInfo: (filePath: string) => TranscriptPathInfo,
+    wholeFile: (info: TranscriptPathInfo) => boolean = () => false,
   ) {
-    const info = transcriptPathInfo(agent, ctx.filePath);
+    const info = pathInfo(ctx.filePath);
     this.ctx = {
       ...ctx,
       sessionIdHint: ctx.sessionIdHint ?? info.sessionId,
       sidechain: ctx.sidechain ?? info.sidechain,
     };
     this.sidechain = this.ctx.sidechain === true;
-    this.mode = agent === 'gemini' && info.format === 'json' ? 'wholeFile' : 'lines';
+    this.mode = wholeFile(info) ? 'wholeFile' : 'lines';
     this.initSession();
   }
 

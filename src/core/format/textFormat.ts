@@ -1,4 +1,5 @@
 import { cutText } from '../text/escape';
+import { findAgentDefinition } from '../agents/registry/registry';
 
 /** Small formatting helpers shared by the hover, CodeLens, status bar and webviews (pure). */
 
@@ -57,17 +58,7 @@ export function ratioBar(ratio: number, width = 10): string {
 /** Escapes one line of untrusted text for a VS Code MarkdownString (see src/core/text/escape.ts). */
 export { escapeMarkdown } from '../text/escape';
 
+/** The display name of an agent id read from a note or a session (an unknown id is shown as written). */
 export function agentDisplayName(agent: string | null | undefined): string {
-  switch (agent) {
-    case 'claude':
-      return 'Claude Code';
-    case 'cursor':
-      return 'Cursor';
-    case 'codex':
-      return 'Codex';
-    case 'gemini':
-      return 'Gemini';
-    default:
-      return agent ?? '';
-  }
+  return findAgentDefinition(agent)?.displayName ?? agent ?? '';
 }

@@ -4,9 +4,10 @@
  * consumes these and never a raw transcript record.
  */
 
-/** Agent names exactly as written in notes (`agent` key of schema v1). */
-export type AgentId = 'claude' | 'cursor' | 'codex' | 'gemini';
-export const agentIds: readonly AgentId[] = ['claude', 'cursor', 'codex', 'gemini'];
+import type { AgentId } from '../agents/registry/agentIds';
+
+/** Agent names exactly as written in notes: the registry's ids (src/core/agents/registry/agentIds.ts). */
+export { agentIds, isAgentId, type AgentId } from '../agents/registry/agentIds';
 
 interface EventBase {
   agent: AgentId;

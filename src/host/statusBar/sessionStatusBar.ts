@@ -5,11 +5,10 @@ import { plainLabel } from '../../core/text/escape';
 import type { RepositoryRegistry } from '../repositoryRegistry';
 import { commands } from '../constants';
 import { systemClock } from '../../core/ports';
+import { findAgentDefinition } from '../../core/agents/registry/registry';
 
 /** The tooltip (Markdown) is rebuilt at most this often. */
 const tooltipIntervalMs = 2000;
-
-const agentIcons: Record<string, string> = { claude: 'sparkle', cursor: 'edit', codex: 'terminal', gemini: 'star-full' };
 
 /**
  * The live agent session of the current repository: `$(icon) Cursor · 4 prompts · 3 files`, an
@@ -69,7 +68,7 @@ export class SessionStatusBar implements vscode.Disposable {
     const prompts = session.turns.filter((t) => t.prompt !== undefined).length;
     const files = new Set(session.turns.flatMap((t) => t.files)).size;
     const name = plainLabel(agentDisplayName(session.agent), 40);
-    const icon = session.active ? (agentIcons[session.agent] ?? 'hubot') : 'circle-outline';
+    const icon = session.active ? (findAgentDefinition(session.agent)?.codicon ?? 'hubot') : 'circle-outline';
     const parts = [
       name,
       prompts === 1 ? vscode.l10n.t('1 prompt') : vscode.l10n.t('{0} prompts', prompts),

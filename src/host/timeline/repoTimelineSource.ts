@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import type { TimelineDataSource } from '../../webviews/timeline/timelineController';
 import type { TimelineEntry, TimelineFocus, TimelineSession, TimelineState } from '../../webviews/timeline/protocol';
 import { firstLine, cut } from '../../core/format/textFormat';
+import { agentDefinitions } from '../../core/agents/registry/registry';
 import type { RepositoryService } from '../repositoryService';
 import { logCommits } from '../gitQueries';
 import { BlobContentProvider } from '../blobContentProvider';
@@ -90,7 +91,13 @@ export class RepoTimelineSource implements TimelineDataSource {
         files: n?.files.slice(0, maxFilesPerCommit).map((f) => f.path),
       });
     }
-    return { repoName: path.basename(repo.root), sessions, entries, strings: {} };
+    return {
+      repoName: path.basename(repo.root),
+      sessions,
+      entries,
+      agents: agentDefinitions.map((d) => ({ id: d.id, name: d.displayName })),
+      strings: {},
+    };
   }
 
   onDidChange(listener: () => void): { dispose(): unknown } {

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import type { AgentId } from '../../core/model/agentEvents';
 import { type Clock, Counters, type Logger, nullLogger, systemClock } from '../../core/ports';
 import { claudeProjectDirName, cursorProjectSlug, geminiProjectHash, geminiProjectSlug } from '../../core/transcripts/projectSlugs';
-import { transcriptPathInfo } from '../../core/transcripts/transcriptPathInfo';
+import { agentDefinition, transcriptPathInfo } from '../../core/agents/registry/registry';
 import { type AgentRoot, transcriptLocations } from './transcriptLocations';
 import { type FsEntry, type FsStat, nodeTranscriptFs, type TranscriptFs } from './transcriptFs';
 import { isInsideDir } from '../../core/git/repoPath';
@@ -137,17 +137,18 @@ export class TranscriptDiscovery {
       const dirOk = await this.statDir(agentRoot.dir);
       if (!dirOk) continue;
       try {
-        switch (agentRoot.agent) {
-          case 'claude':
+        const layout = agentDefinition(agentRoot.agent).store.layout;
+        switch (layout) {
+          case 'claudeProjects':
             await this.scanClaude(agentRoot, home, roots, found, watchDirs);
             break;
-          case 'cursor':
+          case 'cursorProjects':
             await this.scanCursor(agentRoot, home, roots, found, watchDirs);
             break;
-          case 'codex':
+          case 'codexSessions':
             await this.scanCodex(agentRoot, home, found, watchDirs);
             break;
-          case 'gemini':
+          case 'geminiTmp':
             await this.scanGemini(agentRoot, home, roots, found, watchDirs);
             break;
         }
@@ -435,7 +436,7 @@ export class TranscriptDiscovery {
         }
       }
       // a file whose head has no cwd (e.g. a huge first record) belongs to the exact-name directory only
-      await this.claimFiles(found, 'claude', files, 'cwd', roots, exact, undefined);
+      await this.claimFiles(found, root.agent, files, 'cwd', roots, exact, undefined);
     }
   }
 
@@ -504,7 +505,7 @@ export class TranscriptDiscovery {
           }
         }
       }
-      await this.claimFiles(found, 'cursor', files, check, roots, fallback, cwdHint);
+      await this.claimFiles(found, root.agent, files, check, roots, fallback, cwdHint);
     }
   }
 
@@ -548,7 +549,7 @@ export class TranscriptDiscovery {
     const m = String(today.getMonth() + 1).padStart(2, '0');
     const d = String(today.getDate()).padStart(2, '0');
     watch.add(path.join(root.dir, y, m, d));
-    await this.claimFiles(found, 'codex', files, 'cwd', roots, false, undefined);
+    await this.claimFiles(found, root.agent, files, 'cwd', roots, false, undefined);
   }
 
   // ─── Gemini ──────────────────────────────────────────────────────────────────────────────────
@@ -605,7 +606,7 @@ export class TranscriptDiscovery {
       }
       const check = owned.check;
       const cwd = owned.cwd;
-      await this.claimFiles(found, 'gemini', files, check, roots, false, cwd);
+      await this.claimFiles(found, root.agent, files, check, roots, false, cwd);
     }
   }
 

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { agentIds, type AgentId } from '../../core/model/agentEvents';
+import { agentDefinitions } from '../../core/agents/registry/registry';
 
 /** Where an agent keeps its per-project transcript directories. */
 export interface AgentRoot {
@@ -29,7 +30,7 @@ export interface LocationOptions {
 }
 
 /**
- * Transcript roots per agent (docs/transcripts.md §1.1, §2.1, §3.1, §4.1):
+ * Transcript roots per agent, from each definition's session store (src/core/agents/registry):
  * Cursor `~/.cursor/projects`; Claude `${CLAUDE_CONFIG_DIR:-~/.claude}/projects`;
  * Codex `${CODEX_HOME:-~/.codex}/sessions`; Gemini `${GEMINI_CLI_HOME:-~}/.gemini/tmp`;
  * plus the same layouts under every extra root. Paths are not checked for existence.
@@ -39,24 +40,25 @@ export function transcriptLocations(opts: LocationOptions): AgentRoot[] {
   const enabled = new Set(opts.enabledAgents ?? agentIds);
   const roots: AgentRoot[] = [];
   const add = (agent: AgentId, home: string, sub: string, source: AgentRoot['source']) => {
-    if (!enabled.has(agent)) return;
     const dir = path.join(home, sub);
     if (!roots.some((r) => r.agent === agent && r.dir === dir)) roots.push({ agent, dir, home, source });
   };
-  add('cursor', path.join(opts.homeDir, '.cursor'), 'projects', 'default');
-  const claudeHome = nonEmpty(env.CLAUDE_CONFIG_DIR);
-  add('claude', claudeHome ?? path.join(opts.homeDir, '.claude'), 'projects', claudeHome ? 'env' : 'default');
-  const codexHome = nonEmpty(env.CODEX_HOME);
-  add('codex', codexHome ?? path.join(opts.homeDir, '.codex'), 'sessions', codexHome ? 'env' : 'default');
-  const geminiHome = nonEmpty(env.GEMINI_CLI_HOME);
-  add('gemini', path.join(geminiHome ?? opts.homeDir, '.gemini'), 'tmp', geminiHome ? 'env' : 'default');
+  const agents = agentDefinitions.filter((d) => enabled.has(d.id));
+  for (const def of agents) {
+    const store = def.store;
+    const fromEnv = store.envVar !== undefined ? nonEmpty(env[store.envVar]) : undefined;
+    const home =
+      fromEnv === undefined
+        ? path.join(opts.homeDir, store.dirName)
+        : store.envNames === 'parent'
+          ? path.join(fromEnv, store.dirName)
+          : fromEnv;
+    add(def.id, home, store.sessionsDir, fromEnv !== undefined ? 'env' : 'default');
+  }
   for (const extra of opts.extraRoots ?? []) {
     if (!extra.trim()) continue;
     const r = path.resolve(extra);
-    add('cursor', r, 'projects', 'extra');
-    add('claude', r, 'projects', 'extra');
-    add('codex', r, 'sessions', 'extra');
-    add('gemini', r, 'tmp', 'extra');
+    for (const def of agents) add(def.id, r, def.store.sessionsDir, 'extra');
   }
   return roots;
 }

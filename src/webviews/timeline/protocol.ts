@@ -9,7 +9,7 @@ import { IpcCommand, IpcNotification, IpcRequest } from '../protocol';
 export interface TimelineSession {
   /** Unique key of the session in this state (e.g. `claude:<sessionId>`). */
   key: string;
-  /** Agent name as written in notes: `claude`, `cursor`, `codex`, `gemini` (others are shown as-is). */
+  /** Agent name as written in notes (`claude`, `codex`, …); see {@link TimelineState.agents}. */
   agent: string;
   sessionId: string;
   model: string | null;
@@ -85,11 +85,22 @@ export interface TimelineFocus {
 }
 
 /** Full snapshot sent by the host (reply to ready, and every change notification). */
+/** An agent as the timeline shows it. */
+export interface TimelineAgent {
+  id: string;
+  name: string;
+}
+
 export interface TimelineState {
   /** Display name of the repository, if known. */
   repoName?: string;
   sessions: TimelineSession[];
   entries: TimelineEntry[];
+  /**
+   * The known agents in display order with their names (the agent registry's); agents not listed
+   * are shown by their id, after these, alphabetically.
+   */
+  agents?: TimelineAgent[];
   /** Localized UI labels (host: vscode.l10n.t); missing keys fall back to {@link timelineDefaultStrings}. */
   strings: Record<string, string>;
 }

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { AgentEvent, AgentId } from '../../../src/core/model/agentEvents';
 import { createTranscriptParser, type TranscriptContext } from '../../../src/core/agents/transcriptParser';
-import { transcriptPathInfo } from '../../../src/core/transcripts/transcriptPathInfo';
+import { transcriptPathInfo } from '../../../src/core/agents/registry/registry';
 import { lineFixtures } from './fixtureSupport';
 
 function feed(agent: AgentId, ctx: TranscriptContext, lines: unknown[]): AgentEvent[] {

@@ -39,12 +39,12 @@ describe('transcriptLocations', () => {
     assert.deepEqual(
       roots.map((r) => `${r.agent} ${r.dir} ${r.source}`),
       [
-        'cursor /h/.cursor/projects default',
         'claude /cfg/claude/projects env',
+        'cursor /h/.cursor/projects default',
         'codex /h/.codex/sessions default',
         'gemini /g/.gemini/tmp env',
-        'cursor /extra/projects extra',
         'claude /extra/projects extra',
+        'cursor /extra/projects extra',
         'codex /extra/sessions extra',
         'gemini /extra/tmp extra',
       ],

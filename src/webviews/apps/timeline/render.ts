@@ -23,12 +23,14 @@ export function renderToolbar(view: TimelineView, ui: TimelineUiState, strings: 
   const chips = view.agents
     .map((a) => {
       const pressed = ui.filters.agents.includes(a);
-      return `<button type="button" class="chip ${agentClass(a)}" data-agent="${escapeHtml(a)}" aria-pressed="${pressed}"><span class="dot" aria-hidden="true"></span>${escapeHtml(a)}</button>`;
+      return `<button type="button" class="chip ${agentClass(a)}" data-agent="${escapeHtml(a)}" aria-pressed="${pressed}"><span class="dot" aria-hidden="true"></span>${escapeHtml(nameOf(view, a))}</button>`;
     })
     .join('');
   const sessionOptions = view.sessions
     .map((s) => {
-      const text = [s.agent, s.model ?? '', s.sessionId.slice(0, 8), fmt.dateTime(s.lastActivityAt)].filter(Boolean).join(' · ');
+      const text = [nameOf(view, s.agent), s.model ?? '', s.sessionId.slice(0, 8), fmt.dateTime(s.lastActivityAt)]
+        .filter(Boolean)
+        .join(' · ');
       return `<option value="${escapeHtml(s.key)}"${ui.filters.sessionKey === s.key ? ' selected' : ''}>${escapeHtml(text)}</option>`;
     })
     .join('');
@@ -57,14 +59,18 @@ function timeTag(iso: string, fmt: TimeFormat): string {
   return `<time class="time" datetime="${escapeHtml(iso)}">${escapeHtml(fmt.time(iso))}</time>`;
 }
 
-function renderRowBody(row: TimelineRow, ui: TimelineUiState, strings: Strings, fmt: TimeFormat): string {
+function nameOf(view: Pick<TimelineView, 'agentNames'>, agent: string): string {
+  return Object.prototype.hasOwnProperty.call(view.agentNames, agent) ? view.agentNames[agent] : agent;
+}
+
+function renderRowBody(row: TimelineRow, view: TimelineView, ui: TimelineUiState, strings: Strings, fmt: TimeFormat): string {
   switch (row.kind) {
     case 'session': {
       const s = row.session;
       return [
         `<span class="marker" aria-hidden="true"></span>`,
         `<span class="main"><span class="kind">${escapeHtml(t(strings, 'sessionStarted'))}</span> `,
-        `<span class="agent-name">${escapeHtml(s.agent)}</span>`,
+        `<span class="agent-name">${escapeHtml(nameOf(view, s.agent))}</span>`,
         s.model ? ` <span class="model">${escapeHtml(s.model)}</span>` : '',
         ` <code class="session-id" title="${escapeHtml(s.sessionId)}">${escapeHtml(s.sessionId.slice(0, 8))}</code>`,
         s.active ? ` <span class="badge active">${escapeHtml(t(strings, 'active'))}</span>` : '',
@@ -115,7 +121,7 @@ function renderRowBody(row: TimelineRow, ui: TimelineUiState, strings: Strings, 
         e.noted && e.aiRatio !== null
           ? `${ratioBar(e.aiRatio, t(strings, 'aiRatio', e.aiRatio))} <span class="ratio-text">${escapeHtml(t(strings, 'aiRatio', e.aiRatio))}</span>` +
             (e.method ? ` <span class="muted">${escapeHtml(t(strings, 'method', e.method))}</span>` : '') +
-            (e.agent ? ` <span class="agent-name">${escapeHtml(e.agent)}</span>` : '')
+            (e.agent ? ` <span class="agent-name">${escapeHtml(nameOf(view, e.agent))}</span>` : '')
           : e.noted && e.noteError
             ? `<span class="muted note-error">${escapeHtml(t(strings, 'noteNotRead', e.noteError))}</span>`
             : `<span class="muted">${escapeHtml(t(strings, 'noNote'))}</span>`;
@@ -162,7 +168,7 @@ export function renderList(view: TimelineView, ui: TimelineUiState, strings: Str
     if (row.kind === 'session' && row.session.active) classes.push('active');
     out.push(
       `<div class="${classes.join(' ')}" role="option" id="${rowDomId(i)}" data-index="${i}" tabindex="${selected ? 0 : -1}" aria-selected="${selected}" aria-posinset="${i + 1}" aria-setsize="${view.rows.length}">`,
-      renderRowBody(row, ui, strings, fmt),
+      renderRowBody(row, view, ui, strings, fmt),
       `</div>`,
     );
   });

@@ -14,9 +14,6 @@ import type {
   TimelineUiState,
 } from '../../timeline/protocol';
 
-/** Canonical agent order for the chips; unknown agents follow alphabetically. */
-export const knownAgents = ['claude', 'cursor', 'codex', 'gemini'] as const;
-
 export type TimelineRow =
   | { kind: 'session'; id: string; time: string; agent: string; session: TimelineSession }
   | { kind: 'prompt'; id: string; time: string; agent: string | null; entry: TimelinePromptEntry; session?: TimelineSession }
@@ -30,6 +27,8 @@ export interface TimelineView {
   selectedId: string | null;
   /** Agents offered as filter chips, in canonical order. */
   agents: string[];
+  /** Display names of the agents by id (from the state; an id without one is shown as it is). */
+  agentNames: Record<string, string>;
   /** Sessions offered in the session select, most recently active first. */
   sessions: TimelineSession[];
   /** Files offered in the file select, sorted. */
@@ -94,11 +93,12 @@ export function compareRows(a: TimelineRow, b: TimelineRow): number {
   );
 }
 
-function agentOrder(agents: Iterable<string>): string[] {
+/** The chips' order: the state's known agents (the registry's order), then the others alphabetically. */
+function agentOrder(agents: Iterable<string>, known: readonly string[]): string[] {
   const set = new Set(agents);
-  const known = knownAgents.filter((a) => set.has(a));
-  const others = [...set].filter((a) => !(knownAgents as readonly string[]).includes(a)).sort();
-  return [...known, ...others];
+  const first = known.filter((a) => set.has(a));
+  const others = [...set].filter((a) => !known.includes(a)).sort();
+  return [...first, ...others];
 }
 
 function includesText(haystack: string | null | undefined, needle: string): boolean {
@@ -190,7 +190,11 @@ export function buildTimelineView(state: TimelineState, ui: TimelineUiState): Ti
   return {
     rows,
     selectedId,
-    agents: agentOrder(allAgents),
+    agents: agentOrder(
+      allAgents,
+      (state.agents ?? []).map((a) => a.id),
+    ),
+    agentNames: Object.fromEntries((state.agents ?? []).map((a) => [a.id, a.name])),
     sessions: [...state.sessions].sort((a, b) => timeValue(b.lastActivityAt) - timeValue(a.lastActivityAt) || (a.key < b.key ? -1 : 1)),
     files: [...files].sort(),
     empty,

@@ -1,13 +1,14 @@
 // Long file: Codex CLI's rollout format: every record type of four format generations (0.47 to 0.145) and the apply_patch/shell edit tools in one parser, so one agent stays one file.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { normalizeAgentPath } from './agentPath';
-import { parseApplyPatch, patchTextOf } from './applyPatch';
-import { BaseParser, type RecordResult, str } from './baseParser';
-import { lineCount, unifiedDiffStats } from './editStats';
-import { sanitizeCodexPrompt } from './promptSanitizer';
-import { shellCommandText } from './shellCommand';
-import type { TranscriptContext } from './parserTypes';
+import { normalizeAgentPath } from '../agentPath';
+import { parseApplyPatch, patchTextOf } from '../applyPatch';
+import { BaseParser, type RecordResult, str } from '../baseParser';
+import { lineCount, unifiedDiffStats } from '../editStats';
+import { sanitizeCodexPrompt } from '../promptSanitizer';
+import { shellCommandText } from '../shellCommand';
+import type { TranscriptContext } from '../parserTypes';
+import { codexPathInfo } from './pathInfo';
 
 /**
  * Codex CLI rollout JSONL (`$CODEX_HOME/sessions/YYYY/MM/DD/rollout-…-<uuid>.jsonl`,
@@ -124,7 +125,7 @@ export class CodexParser extends BaseParser {
   private first = true;
 
   constructor(ctx: TranscriptContext) {
-    super('codex', ctx);
+    super('codex', ctx, codexPathInfo);
   }
 
   protected resetAgentState(): void {

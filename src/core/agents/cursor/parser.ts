@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import type { AgentEvent } from '../model/agentEvents';
-import { normalizeAgentPath } from './agentPath';
-import { parseApplyPatch, patchTextOf } from './applyPatch';
-import { BaseParser, type RecordResult, str } from './baseParser';
-import { replacementStats } from './editStats';
-import { parseCursorTimestamp, sanitizeCursorPrompt, unwrapCursorUserText } from './promptSanitizer';
-import type { TranscriptContext } from './parserTypes';
+import type { AgentEvent } from '../../model/agentEvents';
+import { normalizeAgentPath } from '../agentPath';
+import { parseApplyPatch, patchTextOf } from '../applyPatch';
+import { BaseParser, type RecordResult, str } from '../baseParser';
+import { replacementStats } from '../editStats';
+import { parseCursorTimestamp, sanitizeCursorPrompt, unwrapCursorUserText } from '../promptSanitizer';
+import type { TranscriptContext } from '../parserTypes';
+import { cursorPathInfo } from './pathInfo';
 
 /**
  * Cursor agent transcripts (`~/.cursor/projects/<slug>/agent-transcripts/…`, docs/transcripts.md §1.2).
@@ -65,7 +66,7 @@ export class CursorParser extends BaseParser {
   private lost = false;
 
   constructor(ctx: TranscriptContext) {
-    super('cursor', ctx);
+    super('cursor', ctx, cursorPathInfo);
     this.txt = /\.txt$/i.test(ctx.filePath);
   }
 

@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { addBounded } from '../collections';
-import { normalizeAgentPath } from './agentPath';
-import { BaseParser, type RecordResult, str } from './baseParser';
-import { lineCount, replacementStats, structuredPatchStats } from './editStats';
-import { isClaudeInjectedRecord, sanitizeClaudePrompt } from './promptSanitizer';
-import type { TranscriptContext } from './parserTypes';
+import { addBounded } from '../../collections';
+import { normalizeAgentPath } from '../agentPath';
+import { BaseParser, type RecordResult, str } from '../baseParser';
+import { lineCount, replacementStats, structuredPatchStats } from '../editStats';
+import { isClaudeInjectedRecord, sanitizeClaudePrompt } from '../promptSanitizer';
+import type { TranscriptContext } from '../parserTypes';
+import { claudePathInfo } from './pathInfo';
 
 /**
  * Claude Code session JSONL (`~/.claude/projects/<enc>/<session>.jsonl`, docs/transcripts.md §2).
@@ -101,7 +102,7 @@ export class ClaudeParser extends BaseParser {
   private lostMessages = new Set<string>();
 
   constructor(ctx: TranscriptContext) {
-    super('claude', ctx);
+    super('claude', ctx, claudePathInfo);
   }
 
   /**

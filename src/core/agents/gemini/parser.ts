@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import type { AgentEvent } from '../model/agentEvents';
-import { normalizeAgentPath } from './agentPath';
-import { BaseParser, type RecordResult, str, textOfParts } from './baseParser';
-import { lineCount, replacementStats, unifiedDiffStats } from './editStats';
-import { sanitizePrompt } from './promptSanitizer';
-import type { TranscriptContext } from './parserTypes';
+import type { AgentEvent } from '../../model/agentEvents';
+import { normalizeAgentPath } from '../agentPath';
+import { BaseParser, type RecordResult, str, textOfParts } from '../baseParser';
+import { lineCount, replacementStats, unifiedDiffStats } from '../editStats';
+import { sanitizePrompt } from '../promptSanitizer';
+import type { TranscriptContext } from '../parserTypes';
+import { geminiPathInfo } from './pathInfo';
 
 /**
  * Gemini CLI chat recordings (`~/.gemini/tmp/<project>/chats/session-*.jsonl`, docs/transcripts.md §4).
@@ -79,7 +80,7 @@ export class GeminiParser extends BaseParser {
   private metadataSeen = false;
 
   constructor(ctx: TranscriptContext) {
-    super('gemini', ctx);
+    super('gemini', ctx, geminiPathInfo, (info) => info.format === 'json');
   }
 
   protected resetAgentState(): void {

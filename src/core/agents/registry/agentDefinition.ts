@@ -1,0 +1,72 @@
+import type { TranscriptPathInfo } from '../../transcripts/transcriptPathInfo';
+import type { TranscriptContext, TranscriptParser } from '../parserTypes';
+import type { AgentId } from './agentIds';
+
+/**
+ * Where an agent keeps its session files: a home folder of its own under the user's home
+ * (`~/.claude`), optionally moved by an environment variable. Discovery joins the parts with the
+ * platform's path rules (src/node/transcripts/transcriptLocations.ts).
+ */
+export interface AgentHomeStore {
+  kind: 'agentHome';
+  /** The home folder's name under the user's home directory (`.claude`). */
+  dirName: string;
+  /** The environment variable that moves it (`CLAUDE_CONFIG_DIR`). */
+  envVar?: string;
+  /**
+   * `home`: the variable names the agent's home itself (`CLAUDE_CONFIG_DIR`, `CODEX_HOME`);
+   * `parent`: it names the folder that holds `dirName` (`GEMINI_CLI_HOME`).
+   */
+  envNames?: 'home' | 'parent';
+  /** The sessions folder inside the home (`projects`, `sessions`, `tmp`). */
+  sessionsDir: string;
+  /**
+   * How discovery tells which sessions belong to a repository (docs/transcripts.md, per agent):
+   * a scan strategy of src/node/transcripts/transcriptDiscovery.ts.
+   */
+  layout: 'claudeProjects' | 'cursorProjects' | 'codexSessions' | 'geminiTmp';
+}
+
+export type SessionStore = AgentHomeStore;
+
+/** One file-editing tool of an agent and what its arguments carry. */
+export interface EditToolSpec {
+  /** The tool's name as the transcript writes it. */
+  name: string;
+  /**
+   * `replace`: old and new string (one or several); `write`: the whole new contents; `patch`: a
+   * patch text (apply_patch or unified diff); `notebook`: a notebook cell; `delete`: removes the file.
+   */
+  shape: 'replace' | 'write' | 'patch' | 'notebook' | 'delete';
+  /** The argument names read (the first one present wins). */
+  args: readonly string[];
+}
+
+/**
+ * Everything the extension knows about one agent, in one place (docs/architecture.md, "Adding an
+ * agent"). The registry (./registry.ts) lists one per agent; discovery, tailing, the status bar,
+ * the timeline, the settings and the docs read from it.
+ */
+export interface AgentDefinition<Id extends AgentId = AgentId> {
+  readonly id: Id;
+  /** Shown in the hover, the status bar, Show Status and the timeline. */
+  readonly displayName: string;
+  /** The codicon of its sessions in the status bar and the timeline. */
+  readonly codicon: string;
+  /** Its on/off setting under `agentNote.` (contributed in package.json, on by default). */
+  readonly settingKey: string;
+  /** Where its sessions live. */
+  readonly store: SessionStore;
+  /** What a transcript's path says: session id, subagent file, format. */
+  pathInfo(filePath: string): TranscriptPathInfo;
+  /** A parser for one transcript file (the variant is chosen from the path). */
+  createParser(ctx: TranscriptContext): TranscriptParser;
+  /** Its file-editing tools. */
+  readonly editTools: readonly EditToolSpec[];
+  /**
+   * `disk`: the agent writes files itself (a CLI) and the watcher sees the change on disk;
+   * `editor`: it edits through the editor's API (workspace edits), so the editor's change events
+   * carry its edits.
+   */
+  readonly editsArrive: 'disk' | 'editor';
+}
