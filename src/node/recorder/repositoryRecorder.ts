@@ -230,6 +230,11 @@ export class RepositoryRecorder {
    * Recomputes the notes of rewritten commits (RewriteRecorder: the post-rewrite hook's queue, the
    * HEAD reflog and git's note copies), queued like a commit; cheap when nothing changed. Never throws.
    */
+  /** A rebased commit waits for git's note copy (the pipeline looks again on a timer). */
+  get rewritesWaiting(): boolean {
+    return this.rewrites.waitingForCopy;
+  }
+
   recordRewrites(): Promise<number> {
     if (this.disposed) return Promise.resolve(0);
     return this.enqueue(async () => {

@@ -75,6 +75,11 @@ export class RewriteRecorder {
   }
 
   /** Processes every queued rewrite; never throws (failures are counted and logged). */
+  /** A rebased commit waits for git's note copy: look again soon, even if no signal comes. */
+  get waitingForCopy(): boolean {
+    return this.reflog.waitingForCopy;
+  }
+
   async process(onResult?: (r: RewriteResult) => void): Promise<RewriteResult[]> {
     const results: RewriteResult[] = [];
     try {

@@ -30,6 +30,8 @@ export interface RewriteGroup {
 export class ReflogRewrites {
   /** The reflog's newest entry and the notes ref at the last look (unchanged: nothing new to find). */
   private lastLook: string | undefined;
+  /** The last look found a rebased commit whose note git had not copied yet (or that the listing did not show yet). */
+  waitingForCopy = false;
   private idents: { listing: ReadonlyMap<string, string>; map: Map<string, string> } | undefined;
 
   /** `seen`: commits the recorder handled already in this run (owned by the recorder). */
@@ -87,6 +89,7 @@ export class ReflogRewrites {
       }
       groups.push({ kind: c.kind, target: c.sha, sources });
     }
+    this.waitingForCopy = deferred;
     if (!deferred) this.lastLook = look;
     return groups;
   }

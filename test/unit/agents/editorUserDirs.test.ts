@@ -47,7 +47,11 @@ describe('editorUserDirs (where editor-hosted agents keep their sessions)', () =
     });
     assert.deepEqual(
       win.slice(0, 3).map((d) => d.dir),
-      ['c:\\users\\u\\appdata\\roaming\\code\\user', 'C:\\Users\\u\\AppData\\Roaming\\Code - Insiders\\User', 'C:\\Users\\u\\AppData\\Roaming\\Cursor\\User'],
+      [
+        'c:\\users\\u\\appdata\\roaming\\code\\user',
+        'C:\\Users\\u\\AppData\\Roaming\\Code - Insiders\\User',
+        'C:\\Users\\u\\AppData\\Roaming\\Cursor\\User',
+      ],
     );
     assert.ok(win.every((d) => !d.dir.includes('/')));
   });

@@ -166,6 +166,42 @@ describe('RepositoryPipeline', function () {
     assert.equal(notesChanged, 3, 'recording an existing note again moves nothing');
   });
 
+  it('a rebase whose note copy no watcher announced: the copied note is still recomputed for the new diff', async () => {
+    const p = pipeline();
+    await p.start();
+    const base = await repo.head();
+    await repo.git(['checkout', '-q', '-b', 'topic']);
+    await agentEdit(p, 'two');
+    const ai = await commitAll('feat: two');
+    p.headMoved(ai, 'topic');
+    await p.idle();
+    const before = await noteOf(ai);
+    assert.match(before, /PIPELINE-PROMPT/);
+    // main inserts a line above: the rebased AI line moves from 2 to 3
+    await repo.git(['checkout', '-q', '-b', 'side', base]);
+    await repo.write('a.ts', 'zero\none\n');
+    const side = await commitAll('chore: zero');
+    p.headMoved(side, 'side');
+    await p.idle();
+    await repo.git(['checkout', '-q', 'topic']);
+    p.headMoved(ai, 'topic');
+    await p.idle();
+    await repo.git(['-c', 'notes.rewriteRef=refs/notes/agentnote', 'rebase', '-q', 'side']);
+    const rebased = await repo.head();
+    assert.notEqual(rebased, ai);
+    // HEAD moved, but the notes ref's move (git's copy) is never reported: no notesRefChanged()
+    p.headMoved(rebased, 'topic');
+    let note = '';
+    for (const deadline = Date.now() + 15_000; note === '' || note === before; ) {
+      if (Date.now() > deadline) assert.fail('timed out waiting for the rebased commit’s note, recomputed');
+      await new Promise((r) => setTimeout(r, 100));
+      note = (await repo.gitResult(['notes', '--ref=agentnote', 'show', rebased])).stdout;
+    }
+    const parsed = JSON.parse(note) as { files: { path: string; ai_ranges?: unknown[] }[] };
+    assert.deepEqual(parsed.files.find((f) => f.path === 'a.ts')?.ai_ranges?.length, 1);
+    assert.match(JSON.stringify(parsed.files.find((f) => f.path === 'a.ts')), /"start":3,"end":3/);
+  });
+
   it('dispose at every start-up step leaves nothing running and begins no later step', async () => {
     const full = pipeline();
     await full.start();
