@@ -216,7 +216,15 @@ export class NoteStore {
    * (one `rev-parse`; the listing is read again only when the ref moved).
    */
   async hasNow(commit: string): Promise<boolean> {
-    return (await this.listAt(await this.refValue())).map.has(commit);
+    return (await this.listNotedCommitsAt(await this.refValue())).has(commit);
+  }
+
+  /**
+   * The listing of the notes ref at `refValue`, a value the caller has just read with refValue():
+   * cached per value, so a listing the store trusts but that is older than the ref is never used.
+   */
+  async listNotedCommitsAt(refValue: string | undefined): Promise<ReadonlyMap<string, string>> {
+    return (await this.listAt(refValue)).map;
   }
 
   /** True when the commit has a note. */

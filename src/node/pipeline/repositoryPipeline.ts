@@ -79,8 +79,7 @@ export interface RepositoryPipelineOptions<C extends PipelineCapture> {
   onStartStep?: (step: number) => void;
 }
 
-/** Looks again for a rebased commit's copied note: every 1.5 s, at most 20 times in a row. */
-const rewriteLookDelayMs = 1500;
+/** Ticks in a row that look again for a rebased commit's copied note (see lookAgainForRewrites). */
 const maxRewriteLooks = 20;
 
 /**
@@ -125,7 +124,7 @@ export class RepositoryPipeline<C extends PipelineCapture = PipelineCapture> {
   private notesCheck: Promise<void> = Promise.resolve();
   private notesCheckQueued = false;
   private rewritesScheduled = false;
-  /** Looks in a row for a rebased commit's note copy (see lookAgainForRewrites). */
+  /** Ticks in a row that looked for a rebased commit's note copy (see lookAgainForRewrites). */
   private rewriteLooks = 0;
   private disposed = false;
   /** Start-up steps: nothing starts after dispose(), whichever await it happens at. */
@@ -235,7 +234,9 @@ export class RepositoryPipeline<C extends PipelineCapture = PipelineCapture> {
       if (this.ticking) return;
       this.ticking = true;
       void (async () => {
-        if (!(await this.gitBusy())) await recorder.tick();
+        if (await this.gitBusy()) return;
+        await recorder.tick();
+        this.lookAgainForRewrites(recorder);
       })()
         .catch((e) => this.log.debug(`tick failed: ${String(e)}`))
         .finally(() => (this.ticking = false));
@@ -376,27 +377,23 @@ export class RepositoryPipeline<C extends PipelineCapture = PipelineCapture> {
     if (this.disposed || !this.recorderValue) return;
     const n = await this.recorderValue.recordRewrites();
     if (n > 0) this.log.info(`${n} rewritten commit(s): notes recomputed for their own diffs`);
-    if (this.recorderValue.rewritesWaiting) this.lookAgainForRewrites();
-    else this.rewriteLooks = 0;
   }
 
   /**
-   * A rebased commit waits for git's copy of its note, which comes when the rebase finishes and
-   * is announced by the notes ref's file watcher. A watcher event can come late or not at all (a
-   * busy machine, a network file system): the listing is read again after a pause, at most
-   * `maxRewriteLooks` times in a row (a rebase stopped on a conflict for long is looked at again
-   * when HEAD moves).
+   * A rebased commit waits for git's copy of its note, which comes when the rebase finishes and is
+   * announced by the notes ref's file watcher. That event can come late or not at all (a busy
+   * machine, a network file system), so while a commit waits, the tick looks again (the look reads
+   * the notes ref itself): at most `maxRewriteLooks` ticks in a row (a rebase stopped on a conflict
+   * for longer is looked at again when HEAD moves).
    */
-  private lookAgainForRewrites(): void {
-    if (this.disposed || this.rewriteLooks >= maxRewriteLooks) return;
+  private lookAgainForRewrites(recorder: RepositoryRecorder): void {
+    if (!recorder.rewritesWaiting) {
+      this.rewriteLooks = 0;
+      return;
+    }
+    if (this.rewriteLooks >= maxRewriteLooks) return;
     this.rewriteLooks++;
-    const timer = setTimeout(() => {
-      this.retryTimers.delete(timer);
-      if (this.disposed) return;
-      this.notes.invalidate();
-      this.rewritesQueued();
-    }, rewriteLookDelayMs);
-    this.retryTimers.add(timer);
+    this.rewritesQueued();
   }
 
   /** HEAD is now at `current` (a no-op when it did not move); its note is recorded once git is quiet. */

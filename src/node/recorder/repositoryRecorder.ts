@@ -226,15 +226,15 @@ export class RepositoryRecorder {
     }).catch((e: unknown) => ({ kind: 'failed' as const, reason: errorText(e) }));
   }
 
-  /**
-   * Recomputes the notes of rewritten commits (RewriteRecorder: the post-rewrite hook's queue, the
-   * HEAD reflog and git's note copies), queued like a commit; cheap when nothing changed. Never throws.
-   */
-  /** A rebased commit waits for git's note copy (the pipeline looks again on a timer). */
+  /** A rebased commit waits for git's note copy (the pipeline's tick looks again). */
   get rewritesWaiting(): boolean {
     return this.rewrites.waitingForCopy;
   }
 
+  /**
+   * Recomputes the notes of rewritten commits (RewriteRecorder: the post-rewrite hook's queue, the
+   * HEAD reflog and git's note copies), queued like a commit; cheap when nothing changed. Never throws.
+   */
   recordRewrites(): Promise<number> {
     if (this.disposed) return Promise.resolve(0);
     return this.enqueue(async () => {

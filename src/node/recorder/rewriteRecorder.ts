@@ -74,12 +74,12 @@ export class RewriteRecorder {
     this.reflog = new ReflogRewrites(d.git, d.notes, this.seen);
   }
 
-  /** Processes every queued rewrite; never throws (failures are counted and logged). */
   /** A rebased commit waits for git's note copy: look again soon, even if no signal comes. */
   get waitingForCopy(): boolean {
     return this.reflog.waitingForCopy;
   }
 
+  /** Processes every queued rewrite; never throws (failures are counted and logged). */
   async process(onResult?: (r: RewriteResult) => void): Promise<RewriteResult[]> {
     const results: RewriteResult[] = [];
     try {

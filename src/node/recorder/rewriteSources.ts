@@ -30,9 +30,13 @@ export interface RewriteGroup {
 export class ReflogRewrites {
   /** The reflog's newest entry and the notes ref at the last look (unchanged: nothing new to find). */
   private lastLook: string | undefined;
-  /** The last look found a rebased commit whose note git had not copied yet (or that the listing did not show yet). */
-  waitingForCopy = false;
+  private waiting = false;
   private idents: { listing: ReadonlyMap<string, string>; map: Map<string, string> } | undefined;
+
+  /** The last look found a rebased commit whose note git had not copied yet. */
+  get waitingForCopy(): boolean {
+    return this.waiting;
+  }
 
   /** `seen`: commits the recorder handled already in this run (owned by the recorder). */
   constructor(
@@ -50,9 +54,11 @@ export class ReflogRewrites {
    */
   async groups(): Promise<RewriteGroup[]> {
     const { git, notes } = this;
+    this.waiting = false;
     const text = await git.tryRun(['log', '-g', '-n', String(reflogWindow), '--format=%H%x09%gs', 'HEAD'], { okExitCodes: [] });
     if (text === undefined) return [];
-    const look = `${text.slice(0, text.indexOf('\n') + 1)}${(await notes.refValue()) ?? ''}`;
+    const ref = await notes.refValue();
+    const look = `${text.slice(0, text.indexOf('\n') + 1)}${ref ?? ''}`;
     if (look === this.lastLook) return [];
     const entries = parseReflog(text);
     const { candidates, rebaseProducts } = reflogRewrites(entries);
@@ -62,7 +68,8 @@ export class ReflogRewrites {
       return [];
     }
     let deferred = false;
-    const listing = await notes.listNotedCommits();
+    // at the ref value just read: the store may trust an older listing (its watcher can be late)
+    const listing = await notes.listNotedCommitsAt(ref);
     const byBlob = new Map<string, string[]>();
     for (const [commit, blob] of listing) {
       const list = byBlob.get(blob);
@@ -76,8 +83,7 @@ export class ReflogRewrites {
     const groups: RewriteGroup[] = [];
     for (const c of todo) {
       // a rebase's commit gets git's copy only when the rebase finishes: looked at again until then
-      // (the listing may also be older than the ref: the host trusts it until it sees the ref move,
-      // and then asks again; so this look is not remembered as done)
+      // (this look is not remembered as done; the notes ref's watcher and the pipeline's tick ask again)
       if (c.kind === 'rebase' && !listing.has(c.sha)) {
         deferred = true;
         continue;
@@ -89,7 +95,7 @@ export class ReflogRewrites {
       }
       groups.push({ kind: c.kind, target: c.sha, sources });
     }
-    this.waitingForCopy = deferred;
+    this.waiting = deferred;
     if (!deferred) this.lastLook = look;
     return groups;
   }

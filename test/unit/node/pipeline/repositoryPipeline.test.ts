@@ -166,7 +166,7 @@ describe('RepositoryPipeline', function () {
     assert.equal(notesChanged, 3, 'recording an existing note again moves nothing');
   });
 
-  it('a rebase whose note copy no watcher announced: the copied note is still recomputed for the new diff', async () => {
+  it('a rebased commit whose note copy comes after the first look, with no notes-ref signal: recomputed for the new diff', async () => {
     const p = pipeline();
     await p.start();
     const base = await repo.head();
@@ -186,17 +186,22 @@ describe('RepositoryPipeline', function () {
     await repo.git(['checkout', '-q', 'topic']);
     p.headMoved(ai, 'topic');
     await p.idle();
-    await repo.git(['-c', 'notes.rewriteRef=refs/notes/agentnote', 'rebase', '-q', 'side']);
+    // git does not copy the note during the rebase: the first look finds no copy and waits for one
+    await repo.git(['-c', 'notes.rewrite.rebase=false', 'rebase', '-q', 'side']);
     const rebased = await repo.head();
     assert.notEqual(rebased, ai);
-    // HEAD moved, but the notes ref's move (git's copy) is never reported: no notesRefChanged()
     p.headMoved(rebased, 'topic');
+    await p.idle();
+    assert.equal((await repo.gitResult(['notes', '--ref=agentnote', 'show', rebased])).code, 1, 'no note before the copy');
+    // the copy lands (as git's at the end of a rebase) and no watcher reports it: no notesRefChanged()
+    await repo.git(['notes', '--ref=agentnote', 'copy', ai, rebased]);
     let note = '';
     for (const deadline = Date.now() + 15_000; note === '' || note === before; ) {
       if (Date.now() > deadline) assert.fail('timed out waiting for the rebased commit’s note, recomputed');
       await new Promise((r) => setTimeout(r, 100));
       note = (await repo.gitResult(['notes', '--ref=agentnote', 'show', rebased])).stdout;
     }
+    await p.idle(); // the rewrite that wrote it has finished (nothing writes into the repository after the test)
     const parsed = JSON.parse(note) as { files: { path: string; ai_ranges?: unknown[] }[] };
     assert.deepEqual(parsed.files.find((f) => f.path === 'a.ts')?.ai_ranges?.length, 1);
     assert.match(JSON.stringify(parsed.files.find((f) => f.path === 'a.ts')), /"start":3,"end":3/);
