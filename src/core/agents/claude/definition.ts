@@ -1,5 +1,6 @@
 import type { AgentDefinition } from '../registry/agentDefinition';
 import { ClaudeParser } from './parser';
+import { claudeEditTools } from './tools';
 import { claudePathInfo } from './pathInfo';
 
 /** Claude Code (CLI and its editor extensions): docs/transcripts.md §2. */
@@ -18,11 +19,6 @@ export const claudeAgent: AgentDefinition<'claude'> = {
   },
   pathInfo: claudePathInfo,
   createParser: (ctx) => new ClaudeParser(ctx),
-  editTools: [
-    { name: 'Edit', shape: 'replace', args: ['file_path', 'old_string', 'new_string', 'replace_all'] },
-    { name: 'MultiEdit', shape: 'replace', args: ['file_path', 'edits[].old_string', 'edits[].new_string'] },
-    { name: 'Write', shape: 'write', args: ['file_path', 'content'] },
-    { name: 'NotebookEdit', shape: 'notebook', args: ['notebook_path', 'new_source'] },
-  ],
+  editTools: claudeEditTools,
   editsArrive: 'disk',
 };

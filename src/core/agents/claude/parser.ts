@@ -6,6 +6,7 @@ import { lineCount, replacementStats, structuredPatchStats } from '../editStats'
 import { isClaudeInjectedRecord, sanitizeClaudePrompt } from '../promptSanitizer';
 import type { TranscriptContext } from '../parserTypes';
 import { claudePathInfo } from './pathInfo';
+import { claudeEditTools } from './tools';
 
 /**
  * Claude Code session JSONL (`~/.claude/projects/<enc>/<session>.jsonl`, docs/transcripts.md §2).
@@ -23,7 +24,7 @@ import { claudePathInfo } from './pathInfo';
  *   `agent-*.jsonl` / `subagents/` files) give edits, tools and commits but no prompts or responses.
  */
 
-const editTools = new Set(['Edit', 'MultiEdit', 'Write', 'NotebookEdit']);
+const editTools = new Set(claudeEditTools.map((t) => t.name));
 
 const knownMetaTypes = new Set([
   'summary',

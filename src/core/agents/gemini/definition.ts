@@ -1,5 +1,6 @@
 import type { AgentDefinition } from '../registry/agentDefinition';
 import { GeminiParser } from './parser';
+import { geminiEditTools } from './tools';
 import { geminiPathInfo } from './pathInfo';
 
 /** Gemini CLI: docs/transcripts.md §4. */
@@ -11,11 +12,6 @@ export const geminiAgent: AgentDefinition<'gemini'> = {
   store: { kind: 'agentHome', dirName: '.gemini', envVar: 'GEMINI_CLI_HOME', envNames: 'parent', sessionsDir: 'tmp', layout: 'geminiTmp' },
   pathInfo: geminiPathInfo,
   createParser: (ctx) => new GeminiParser(ctx),
-  editTools: [
-    { name: 'replace', shape: 'replace', args: ['file_path', 'old_string', 'new_string', 'allow_multiple'] },
-    { name: 'edit', shape: 'replace', args: ['file_path', 'old_string', 'new_string'] },
-    { name: 'smart_edit', shape: 'replace', args: ['file_path', 'old_string', 'new_string'] },
-    { name: 'write_file', shape: 'write', args: ['file_path', 'content'] },
-  ],
+  editTools: geminiEditTools,
   editsArrive: 'disk',
 };

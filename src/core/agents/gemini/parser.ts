@@ -7,6 +7,7 @@ import { lineCount, replacementStats, unifiedDiffStats } from '../editStats';
 import { sanitizePrompt } from '../promptSanitizer';
 import type { TranscriptContext } from '../parserTypes';
 import { geminiPathInfo } from './pathInfo';
+import { geminiEditTools } from './tools';
 
 /**
  * Gemini CLI chat recordings (`~/.gemini/tmp/<project>/chats/session-*.jsonl`, docs/transcripts.md §4).
@@ -63,7 +64,7 @@ const stateSchema = z.object({
   tools: z.array(z.string()),
 });
 
-const editTools = new Set(['replace', 'write_file', 'edit', 'smart_edit']);
+const editTools = new Set(geminiEditTools.map((t) => t.name));
 const okStatuses = new Set(['success', 'completed']);
 const failedStatuses = new Set(['error', 'cancelled', 'canceled', 'failed', 'rejected', 'declined']);
 const knownNoticeTypes = new Set(['info', 'warning', 'error']);
