@@ -131,6 +131,11 @@ export class NoteStore {
   /** Read limits of this store. */
   readonly limits: NoteReadLimits;
   private listCache: Listing | undefined;
+  /**
+   * Bumped by invalidate(): a listing read from a ref value taken before the bump is returned to
+   * its caller but never kept as the trusted cache (the ref may have moved in between).
+   */
+  private generation = 0;
   private listInFlight: { refValue: string | undefined; promise: Promise<Listing> } | undefined;
   /** Sizes of note blobs seen in listings (bounded: cleared with a new listing). */
   private sizes = new Map<string, number>();
@@ -165,11 +170,20 @@ export class NoteStore {
   /** Map of annotated commit SHA → note blob SHA; cached (shared, read-only) until the notes ref moves. */
   async listNotedCommits(): Promise<ReadonlyMap<string, string>> {
     if (this.trustCache && this.listCache) return this.listCache.map;
-    return (await this.listAt(await this.refValue())).map;
+    return (await this.listNow()).map;
   }
 
-  /** The listing of the notes ref at `refValue` (read by the caller): cached per value. */
-  private async listAt(refValue: string | undefined): Promise<Listing> {
+  /** The ref's value and the listing at it, read now (also where the cache is trusted). */
+  private async listNow(): Promise<Listing> {
+    const generation = this.generation;
+    return this.listAt(await this.refValue(), generation);
+  }
+
+  /**
+   * The listing of the notes ref at `refValue`, which the caller read when the store's generation
+   * was `generation`: cached per value, kept as the cache only if no invalidate() came since.
+   */
+  private async listAt(refValue: string | undefined, generation: number): Promise<Listing> {
     if (this.listCache && this.listCache.refValue === refValue) return this.listCache;
     if (this.listInFlight && this.listInFlight.refValue === refValue) return this.listInFlight.promise;
     const promise = (async (): Promise<Listing> => {
@@ -192,8 +206,10 @@ export class NoteStore {
     this.listInFlight = { refValue, promise };
     try {
       const listing = await promise;
-      this.listCache = listing;
-      this.sizes = listing.sizes;
+      if (generation === this.generation) {
+        this.listCache = listing;
+        this.sizes = listing.sizes;
+      }
       return listing;
     } finally {
       if (this.listInFlight?.promise === promise) this.listInFlight = undefined;
@@ -209,6 +225,7 @@ export class NoteStore {
   /** Forgets the cached list (the decoded-note cache is keyed by blob id and stays valid). */
   invalidate(): void {
     this.listCache = undefined;
+    this.generation++;
   }
 
   /**
@@ -216,15 +233,16 @@ export class NoteStore {
    * (one `rev-parse`; the listing is read again only when the ref moved).
    */
   async hasNow(commit: string): Promise<boolean> {
-    return (await this.listNotedCommitsAt(await this.refValue())).has(commit);
+    return (await this.listNow()).map.has(commit);
   }
 
   /**
-   * The listing of the notes ref at `refValue`, a value the caller has just read with refValue():
-   * cached per value, so a listing the store trusts but that is older than the ref is never used.
+   * The notes ref's value now and the listing at it, also where the cache is trusted: one
+   * `rev-parse`, and `ls-tree` only when the ref moved since the last listing.
    */
-  async listNotedCommitsAt(refValue: string | undefined): Promise<ReadonlyMap<string, string>> {
-    return (await this.listAt(refValue)).map;
+  async listNotedCommitsNow(): Promise<{ refValue: string | undefined; map: ReadonlyMap<string, string> }> {
+    const listing = await this.listNow();
+    return { refValue: listing.refValue, map: listing.map };
   }
 
   /** True when the commit has a note. */
@@ -353,8 +371,9 @@ export class NoteStore {
       let lastError: unknown;
       for (let attempt = 0; attempt < this.writeAttempts; attempt++) {
         if (attempt > 0) await delay(this.retryDelayMs * 2 ** (attempt - 1));
+        const generation = this.generation;
         const old = await this.refValue();
-        if (!old || !(await this.listAt(old)).map.has(sha)) return 'missing';
+        if (!old || !(await this.listAt(old, generation)).map.has(sha)) return 'missing';
         const next = await this.buildNotesCommit(old, sha, [], undefined, false, 'remove');
         try {
           await this.git.run(['update-ref', '-m', "notes: Notes removed by 'git notes remove'", this.ref, next, old]);
@@ -416,8 +435,9 @@ export class NoteStore {
     for (let attempt = 0; attempt < this.writeAttempts; attempt++) {
       if (attempt > 0) await delay(this.retryDelayMs * 2 ** (attempt - 1));
       // the listing of exactly this ref value (a trusted cache may be older)
+      const generation = this.generation;
       const old = await this.refValue();
-      if (!overwrite && (await this.listAt(old)).map.has(sha)) return 'exists';
+      if (!overwrite && (await this.listAt(old, generation)).map.has(sha)) return 'exists';
       let next: string;
       try {
         next = await this.buildNotesCommit(old, sha, sourceArgs, input, overwrite);

@@ -57,8 +57,9 @@ export class ReflogRewrites {
     this.waiting = false;
     const text = await git.tryRun(['log', '-g', '-n', String(reflogWindow), '--format=%H%x09%gs', 'HEAD'], { okExitCodes: [] });
     if (text === undefined) return [];
-    const ref = await notes.refValue();
-    const look = `${text.slice(0, text.indexOf('\n') + 1)}${ref ?? ''}`;
+    // the listing at the ref's value now: the store may trust an older one (its watcher can be late)
+    const { refValue, map: listing } = await notes.listNotedCommitsNow();
+    const look = `${text.slice(0, text.indexOf('\n') + 1)}${refValue ?? ''}`;
     if (look === this.lastLook) return [];
     const entries = parseReflog(text);
     const { candidates, rebaseProducts } = reflogRewrites(entries);
@@ -68,8 +69,6 @@ export class ReflogRewrites {
       return [];
     }
     let deferred = false;
-    // at the ref value just read: the store may trust an older listing (its watcher can be late)
-    const listing = await notes.listNotedCommitsAt(ref);
     const byBlob = new Map<string, string[]>();
     for (const [commit, blob] of listing) {
       const list = byBlob.get(blob);

@@ -120,6 +120,42 @@ describe('NoteStore', function () {
     assert.equal(counters.get('git.calls') - before, 2, 'one rev-parse and one notes list');
   });
 
+  it('a trusted listing read from a ref value taken before invalidate() is not kept as the cache', async () => {
+    const runner = repo.runner();
+    let gate: (() => void) | undefined;
+    const held = new Promise<void>((r) => (gate = r));
+    // hold the first `ls-tree` until the ref has moved and the watcher's invalidate() came
+    let holdNext = true;
+    const slow = new Proxy(runner, {
+      get(target, prop, receiver) {
+        if (prop !== 'run') return Reflect.get(target, prop, receiver) as unknown;
+        return async (args: string[], opts?: unknown) => {
+          if (args[0] === 'ls-tree' && holdNext) {
+            holdNext = false;
+            await held;
+          }
+          return target.run(args, opts as Parameters<typeof target.run>[1]);
+        };
+      },
+    });
+    const trusting = new NoteStore(slow, { trustCacheUntilInvalidated: true });
+    await repo.git(['notes', '--ref=agentnote', 'add', '-m', '{"x":1}', c1]);
+    const first = trusting.listNotedCommits(); // reads the ref (c1's note only), then waits in ls-tree
+    await new Promise((r) => setTimeout(r, 200));
+    await repo.git(['notes', '--ref=agentnote', 'add', '-m', '{"x":2}', c2]); // another writer
+    trusting.invalidate(); // what the host does when its watcher sees the ref move
+    gate!();
+    assert.deepEqual([...(await first).keys()], [c1], 'the caller gets the listing of the value it read');
+    assert.deepEqual(
+      [...(await trusting.listNotedCommits()).keys()].sort(),
+      [c1, c2].sort(),
+      'the next caller is not served the stale one',
+    );
+    const now = await trusting.listNotedCommitsNow();
+    assert.equal(now.refValue, (await repo.git(['rev-parse', 'refs/notes/agentnote'])).trim());
+    assert.equal(now.map.size, 2);
+  });
+
   it('never overwrites unless asked', async () => {
     const store = new NoteStore(repo.runner());
     assert.equal(await store.write(c1, note('first')), 'written');
