@@ -4,6 +4,7 @@ import type { Logger } from '../core/ports';
 import type { GitExtensionAdapter } from './git/gitExtension';
 import type { AgentNoteConfig } from './config';
 import { RepositoryService } from './repositoryService';
+import type { EditorStorage } from '../core/agents/registry/editorUserDirs';
 
 /** Open repositories → per-repository services (multi-root aware), released when a repository closes. */
 export class RepositoryRegistry implements vscode.Disposable {
@@ -21,6 +22,8 @@ export class RepositoryRegistry implements vscode.Disposable {
     private readonly makeLogger: (component: string) => Logger,
     /** Settings for a repository: resource-scoped ones are read with its root URI (multi-root workspaces). */
     private readonly getConfig: (scope: vscode.Uri) => AgentNoteConfig,
+    /** The running editor's storage folders, for agents that live in an editor. */
+    private readonly editorStorage: EditorStorage = {},
   ) {
     this.disposables.push(
       this.openEmitter,
@@ -70,6 +73,7 @@ export class RepositoryRegistry implements vscode.Disposable {
         onStartStep: (n) => {
           if (n === step) service.dispose();
         },
+        editorStorage: this.editorStorage,
       },
     );
     await service.start();
@@ -86,6 +90,7 @@ export class RepositoryRegistry implements vscode.Disposable {
       this.makeLogger(`repo:${repo.rootUri.fsPath.split('/').pop()}`),
       this.git.gitPath,
       this.getConfig(repo.rootUri),
+      { editorStorage: this.editorStorage },
     );
     this.services.set(service.root, service);
     this.log.info(`repository opened: ${service.root} (HEAD ${service.headCommit?.slice(0, 7) ?? 'none'})`);

@@ -13,6 +13,7 @@ import type { NotesSharingCoordinator } from '../node/sharing/notesSharingCoordi
 import { RepositoryPipeline, type HeadMove } from '../node/pipeline/repositoryPipeline';
 import type { AgentNoteConfig } from './config';
 import { EditTracker } from './capture/editTracker';
+import type { EditorStorage } from '../core/agents/registry/editorUserDirs';
 
 export type { HeadMove } from '../node/pipeline/repositoryPipeline';
 
@@ -46,7 +47,7 @@ export class RepositoryService implements vscode.Disposable {
     readonly log: Logger,
     gitPath: string | undefined,
     private config: AgentNoteConfig,
-    options: { onStartStep?: (step: number) => void } = {},
+    options: { onStartStep?: (step: number) => void; editorStorage?: EditorStorage } = {},
   ) {
     this.root = repository.rootUri.fsPath;
     this.pipeline = new RepositoryPipeline({
@@ -57,6 +58,7 @@ export class RepositoryService implements vscode.Disposable {
       head: repository.state.HEAD?.commit,
       homeDir: os.homedir(),
       env: process.env,
+      editorStorage: options.editorStorage,
       startCapture: (emit, repo) => new EditTracker(repo, emit, log),
       watchGitDir: (commonDir) => this.watchGitDir(commonDir),
       remoteNames: () => repository.state.remotes.map((r) => r.name),

@@ -1,9 +1,11 @@
 import * as vscode from 'vscode';
+import * as path from 'node:path';
 import { HostLogger } from './log';
 import { readConfig, configSection, migrateSettings, type AgentNoteConfig } from './config';
 import { GitExtensionAdapter } from './git/gitExtension';
 import { RepositoryRegistry } from './repositoryRegistry';
 import { contextKeys } from './constants';
+import type { EditorStorage } from '../core/agents/registry/editorUserDirs';
 
 /**
  * Composition root: builds the services (constructors do no I/O), owns their disposables and
@@ -32,6 +34,7 @@ export class Services implements vscode.Disposable {
         this.log.child('registry'),
         (c) => this.log.child(c),
         (scope) => readConfig(scope),
+        editorStorageOf(context),
       ),
     );
     this.own(this.configEmitter);
@@ -85,4 +88,15 @@ export class Services implements vscode.Disposable {
       }
     }
   }
+}
+
+/**
+ * The running editor's storage folders from the extension context: `<User>` is the grandparent of
+ * `globalStorage/<extension id>`, the window's `workspaceStorage/<id>` the parent of its storage
+ * folder (none in an empty window). Only file URIs count (a remote or web host has none of ours).
+ */
+function editorStorageOf(context: vscode.ExtensionContext): EditorStorage {
+  const dirOf = (uri: vscode.Uri | undefined) => (uri?.scheme === 'file' ? path.dirname(uri.fsPath) : undefined);
+  const globalDir = dirOf(context.globalStorageUri);
+  return { userDir: globalDir !== undefined ? path.dirname(globalDir) : undefined, workspaceStorageDir: dirOf(context.storageUri) };
 }

@@ -16,6 +16,7 @@ import { JsonOffsetStore } from '../transcripts/jsonOffsetStore';
 import { TranscriptWatcher, type TranscriptWatcherOptions } from '../transcripts/transcriptWatcher';
 import { Emitter, type Subscription } from '../util/emitter';
 import { Lifetime, LifetimeEnded } from '../util/lifetime';
+import type { EditorStorage } from '../../core/agents/registry/editorUserDirs';
 
 export interface HeadMove {
   previous: string | undefined;
@@ -63,6 +64,8 @@ export interface RepositoryPipelineOptions<C extends PipelineCapture> {
   /** Home and environment the agents' transcripts are discovered in. */
   homeDir: string;
   env: Readonly<Record<string, string | undefined>>;
+  /** The running editor's storage folders (agents that live in an editor: Copilot Chat, Cline, …). */
+  editorStorage?: EditorStorage;
   /** Transcript watcher tuning (tests). */
   transcriptTuning?: Pick<TranscriptWatcherOptions, 'rescanIntervalMs' | 'rescanDebounceMs' | 'pollIntervalMs' | 'debounceMs'>;
   /** Default: one sharing worker thread per process. */
@@ -266,6 +269,7 @@ export class RepositoryPipeline<C extends PipelineCapture = PipelineCapture> {
       discovery: {
         homeDir: this.opts.homeDir,
         env: this.opts.env,
+        editorStorage: this.opts.editorStorage,
         enabledAgents: enabled,
         extraRoots: this.settings.extraTranscriptRoots,
         log: this.log,

@@ -4,6 +4,7 @@ import type { AgentId } from '../../core/model/agentEvents';
 import { type Clock, Counters, type Logger, nullLogger, systemClock } from '../../core/ports';
 import { claudeProjectDirName, cursorProjectSlug, geminiProjectHash, geminiProjectSlug } from '../../core/transcripts/projectSlugs';
 import { agentDefinition, transcriptPathInfo } from '../../core/agents/registry/registry';
+import type { EditorStorage } from '../../core/agents/registry/editorUserDirs';
 import { type AgentRoot, transcriptLocations } from './transcriptLocations';
 import { type FsEntry, type FsStat, nodeTranscriptFs, type TranscriptFs } from './transcriptFs';
 import { isInsideDir } from '../../core/git/repoPath';
@@ -62,6 +63,10 @@ export interface DiscoveryOptions {
   env?: Readonly<Record<string, string | undefined>>;
   enabledAgents?: readonly AgentId[];
   extraRoots?: readonly string[];
+  /** The running editor's storage folders (agents that live in an editor). */
+  editorStorage?: EditorStorage;
+  /** The platform whose editor folders are candidates. Default: this machine's. */
+  platform?: string;
   /** Ignore transcripts not modified for more than this many days. Default 7. */
   maxAgeDays?: number;
   /** Stop after stat-ing this many transcript files in one scan (newest are not preferred: directory order). Default 50,000. */
