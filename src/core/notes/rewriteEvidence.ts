@@ -12,8 +12,12 @@ import { isObjectId, objectIdSource } from '../git/objectId';
  * - `git merge --squash` leaves `Squashed commit of the following:` and `commit <id>` lines in the
  *   message git proposes (kept unless the person edits them away).
  * - `git reset --soft|--mixed <base>` + `git commit` leaves `commit: …`, `reset: moving to …` and
- *   the entry HEAD was on before, in that order (newest first).
+ *   the entry HEAD was on before, in that order (newest first). The changes may be committed in
+ *   parts: a run of up to `maxResetRun` plain commits right after the reset all re-commit them.
  */
+
+/** At most this many plain commits right after a reset count as re-committing what it left. */
+export const maxResetRun = 10;
 
 export type ReflogRewriteKind = 'rebase' | 'cherry-pick' | 'commit';
 
@@ -27,8 +31,11 @@ export interface ReflogEntry {
 export interface RewriteCandidate {
   kind: ReflogRewriteKind;
   sha: string;
-  /** For a commit right after a reset: the commit HEAD was reset to and the one it was on before. */
-  reset?: { base: string; before: string };
+  /**
+   * For a commit of a run of plain commits right after a reset: the commit HEAD was reset to, the
+   * one it was on before, and the commit right before this one in the run (`base` for the first).
+   */
+  reset?: { base: string; before: string; previous: string };
 }
 
 export interface ReflogRewrites {
@@ -68,10 +75,13 @@ export function reflogRewrites(entries: readonly ReflogEntry[]): ReflogRewrites 
     else if (/^commit:/.test(op)) {
       // a plain commit (amends are the CommitRecorder's): a merge --squash or a recommit after a reset
       c = { kind: 'commit', sha };
-      const reset = entries[i + 1];
-      const before = entries[i + 2];
+      // the run of plain commits back to a reset (this one included), at most maxResetRun long
+      let j = i + 1;
+      while (j < entries.length && j - i < maxResetRun && /^commit:/.test(entries[j].op)) j++;
+      const reset = entries[j];
+      const before = entries[j + 1];
       if (reset && before && /^reset: moving to /.test(reset.op)) {
-        c.reset = { base: reset.sha, before: before.sha };
+        c.reset = { base: reset.sha, before: before.sha, previous: entries[i + 1].sha };
       }
     }
     if (!c || byCommit.has(sha)) continue;

@@ -8,6 +8,7 @@ import {
   reflogRewrites,
   type RewriteCandidate,
   squashedFrom,
+  maxResetRun,
 } from '../../core/notes/rewriteEvidence';
 
 /** HEAD reflog entries read per look (a rebase of that many commits is caught whole). */
@@ -195,11 +196,24 @@ export class ReflogRewrites {
     return map;
   }
 
-  /** The commits a `reset` left out of HEAD that the next commit re-commits (its parent is the reset base). */
-  private async resetSources(sha: string, reset: { base: string; before: string }): Promise<string[]> {
+  /**
+   * The commits a `reset` left out of HEAD that a commit of the run right after it re-commits: its
+   * parent is the run's previous commit, and the run is one line of history on the reset base.
+   */
+  private async resetSources(sha: string, reset: { base: string; before: string; previous: string }): Promise<string[]> {
     const { git } = this;
     const parents = (await parentsOf(git, [sha])).get(sha);
-    if (!parents || parents.length !== 1 || parents[0] !== reset.base) return [];
+    if (!parents || parents.length !== 1 || parents[0] !== reset.previous) return [];
+    if (reset.previous !== reset.base) {
+      const run = await git.tryRun(
+        ['rev-list', '--first-parent', '--parents', '-n', String(maxResetRun + 1), '--end-of-options', sha, `^${reset.base}`],
+        { okExitCodes: [] },
+      );
+      const inRun = (run ?? '').split('\n').filter((l) => isObjectId(l.trim().split(' ')[0] ?? ''));
+      // one line of history on the reset base: the run's oldest commit has the base as its parent
+      const oldest = inRun[inRun.length - 1]?.trim().split(' ');
+      if (inRun.length === 0 || inRun.length > maxResetRun || oldest?.[1] !== reset.base) return [];
+    }
     const out = await git.tryRun(
       ['rev-list', '--reverse', '--no-merges', '-n', String(maxResetSources + 1), '--end-of-options', reset.before, `^${reset.base}`],
       { okExitCodes: [] },

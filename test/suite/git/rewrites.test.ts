@@ -173,6 +173,28 @@ describe('history rewrites from a terminal (issue #18)', function () {
     await hoverSays('sq/NOTES.md', 1, 'person');
   });
 
+  it('reset --mixed, then the changes committed in two parts: each commit shows its own AI lines with their prompts', async () => {
+    await personCommit({ 'rs/README.md': '# reset\n' }, 'chore: rs');
+    git(root, 'checkout', '-q', '-b', 'rs-feature');
+    const s = new ClaudeSession(root);
+    await aiCommit(s, 'Write rs/a.ts', 'rs/a.ts', 'export const a = 1;\nexport const b = 2;\n');
+    await aiCommit(s, 'Write rs/b.ts', 'rs/b.ts', 'export const c = 3;\n');
+    git(root, 'reset', '-q', '--mixed', 'HEAD~2');
+    git(root, 'add', 'rs/b.ts');
+    git(root, 'commit', '-q', '-m', 'feat: b first');
+    const first = git(root, 'rev-parse', 'HEAD').trim();
+    git(root, 'add', 'rs/a.ts');
+    git(root, 'commit', '-q', '-m', 'feat: then a');
+    const second = git(root, 'rev-parse', 'HEAD').trim();
+    const n1 = await noteWhen(first, (x) => x.files.some((f) => f.by_ai), 'the first recommit’s note');
+    assert.deepEqual(rangesWithPrompts(n1), [['rs/b.ts', true, [[1, 1, 'Write rs/b.ts']]]]);
+    const n2 = await noteWhen(second, (x) => x.files.some((f) => f.by_ai), 'the second recommit’s note');
+    assert.deepEqual(rangesWithPrompts(n2), [['rs/a.ts', true, [[1, 2, 'Write rs/a.ts']]]]);
+    assert.deepEqual(n2.attribution, { ai_ratio: 100, method: 'line', lines: { ai_added: 2, total_added: 2, deleted: 0 } });
+    await hoverSays('rs/a.ts', 2, 'AI', 'Write rs/a.ts');
+    await hoverSays('rs/b.ts', 1, 'AI', 'Write rs/b.ts');
+  });
+
   it('rebase -i with reorder, squash and fixup: each new commit has the union of its sources’ prompts and ranges', async () => {
     const base = await personCommit({ 'ir/README.md': '# ir\n' }, 'chore: ir');
     git(root, 'checkout', '-q', '-b', 'ir-topic');

@@ -290,9 +290,34 @@ describe('rewrite evidence without our hook (reflog, messages, git note copies)'
       { kind: 'rebase', sha: oid('5') },
       { kind: 'rebase', sha: oid('6') },
       { kind: 'cherry-pick', sha: oid('7') },
-      { kind: 'commit', sha: oid('9'), reset: { base: oid('8'), before: oid('7') } },
+      { kind: 'commit', sha: oid('9'), reset: { base: oid('8'), before: oid('7'), previous: oid('8') } },
     ]);
     assert.deepEqual([...r.rebaseProducts].sort(), [oid('4'), oid('5'), oid('6')]);
+  });
+
+  it('a run of plain commits after a reset: each names the reset and its previous commit; the run stops at 10', () => {
+    const e = (c: string, op: string) => `${oid(c)}\t${op}`;
+    const run = (n: number) => Array.from({ length: n }, (_, k) => e((n - k).toString(16), `commit: part ${n - k}`));
+    const three = reflogRewrites(parseReflog([...run(3), e('a', 'reset: moving to HEAD~2'), e('b', 'commit: before')].join('\n')));
+    assert.deepEqual(
+      three.candidates.filter((c) => c.reset).map((c) => [c.sha, c.reset]),
+      [
+        [oid('1'), { base: oid('a'), before: oid('b'), previous: oid('a') }],
+        [oid('2'), { base: oid('a'), before: oid('b'), previous: oid('1') }],
+        [oid('3'), { base: oid('a'), before: oid('b'), previous: oid('2') }],
+      ],
+    );
+    // the 11th commit after the reset is an ordinary commit again
+    const long = reflogRewrites(parseReflog([...run(11), e('c', 'reset: moving to HEAD~1'), e('d', 'commit: before')].join('\n')));
+    assert.equal(long.candidates.filter((c) => c.reset).length, 10);
+    assert.equal(long.candidates.find((c) => c.sha === oid('b'))?.reset, undefined);
+    // an amend in between ends the run
+    const amended = reflogRewrites(
+      parseReflog(
+        [e('2', 'commit: after'), e('1', 'commit (amend): x'), e('a', 'reset: moving to HEAD~1'), e('b', 'commit: b')].join('\n'),
+      ),
+    );
+    assert.equal(amended.candidates.find((c) => c.sha === oid('2'))?.reset, undefined);
   });
 
   it('reads cherry-pick -x and merge --squash messages, and splits concatenated notes into the blobs git copied', () => {
@@ -526,5 +551,35 @@ describe('RewriteRecorder without our hook (zero setup: notes.rewriteRef and the
       ]);
       assert.deepEqual(n.attribution.lines, { ai_added: 2, total_added: 3, deleted: 0 });
     }
+  });
+
+  it('reset --mixed, then the changes committed in parts: each commit of the run gets the AI lines of its own diff', async () => {
+    await commit('a.txt', 'base\n');
+    const one = await commit('a.txt', 'base\nai-a\n', 'one');
+    await notes.write(one, aiNote('a.txt', [[2, 2, 0]], 1, ['p one']));
+    const two = await commit('b.txt', 'ai-b\nperson-b\n', 'two');
+    await notes.write(two, aiNote('b.txt', [[1, 1, 0]], 2, ['p two']));
+    await repo.git(['reset', '-q', '--mixed', 'HEAD~2']);
+    await repo.git(['add', 'b.txt']);
+    await repo.git(['commit', '-q', '-m', 'b first'], { env: later });
+    const first = await repo.head();
+    await repo.git(['add', 'a.txt']);
+    await repo.git(['commit', '-q', '-m', 'then a'], { env: later });
+    const second = await repo.head();
+    // a person's commit later in the run re-adds nothing of the sources: no claim
+    await repo.write('c.txt', 'ai-a\n');
+    await repo.git(['add', 'c.txt']);
+    await repo.git(['commit', '-q', '-m', 'own'], { env: later });
+    const third = await repo.head();
+    await rewrites.process();
+    const n1 = await noteOf(first);
+    assert.ok(n1, 'the first commit of the run has a note');
+    assert.deepEqual(n1.files, [{ path: 'b.txt', by_ai: true, ai_ranges: [{ start: 1, end: 1, interaction: 1 }] }]);
+    assert.deepEqual(n1.attribution.lines, { ai_added: 1, total_added: 2, deleted: 0 });
+    const n2 = await noteOf(second);
+    assert.ok(n2, 'the second commit of the run has a note');
+    assert.deepEqual(n2.files, [{ path: 'a.txt', by_ai: true, ai_ranges: [{ start: 2, end: 2, interaction: 0 }] }]);
+    assert.deepEqual(n2.attribution.lines, { ai_added: 1, total_added: 1, deleted: 0 });
+    assert.equal(await noteOf(third), undefined, 'a new file with an identical line is not a recommit');
   });
 });
