@@ -11,6 +11,7 @@ import { rewriteNote, type RewrittenFile, type RewriteSource } from '../../core/
 import { parseFileDiffs, type DiffHunk } from '../../core/attribution/diffHunks';
 import type { Clock, Counters, Logger } from '../../core/ports';
 import { CommitDiffs } from '../attribution/commitDiffs';
+import { key, readRewriteBatch, type RewriteBatch } from './rewriteBatch';
 import { type GitRunner, pinnedDiffArgs } from '../git/gitRunner';
 import type { NoteStore } from '../notes/noteStore';
 import type { RecordOutcome } from './recordOutcome';
@@ -133,13 +134,19 @@ export class RewriteRecorder {
         this.d.git,
         segment.map((g) => g.target),
       );
+      // one reader of diffs for the segment, with its git reads done for all groups at once
+      const diffs = new CommitDiffs(this.d.git, { log: this.d.log, worktreeRoot: this.d.root });
+      const batch = await readRewriteBatch(this.d.git, this.d.notes, diffs, segment).catch((e: unknown) => {
+        this.d.log.debug(`rewrite: batched reads failed, reading commit by commit: ${errorText(e)}`);
+        return undefined;
+      });
       let next = 0;
       const worker = async () => {
         while (next < segment.length) {
           const i = next++;
           const g = segment[i];
           try {
-            plans[i] = await this.planOne(g, parents);
+            plans[i] = await this.planOne(g, parents, diffs, batch);
             this.seen.add(g.target);
           } catch (e) {
             complete = false;
@@ -197,8 +204,13 @@ export class RewriteRecorder {
   }
 
   /** The note of one rewritten commit, to be written or removed by the caller (undefined: nothing to do). */
-  private async planOne(g: Group, known?: ReadonlyMap<string, string[]>): Promise<Plan | undefined> {
-    const { git, notes, log, counters } = this.d;
+  private async planOne(
+    g: Group,
+    known: ReadonlyMap<string, string[]> | undefined,
+    diffs: CommitDiffs,
+    batch: RewriteBatch | undefined,
+  ): Promise<Plan | undefined> {
+    const { notes, log, counters } = this.d;
     if (!isObjectId(g.target)) return undefined;
     const parents = (await parentsOf(this.d.git, [g.target], known)).get(g.target);
     if (parents === undefined) return undefined; // the new commit is gone (a later rewrite, gc)
@@ -208,7 +220,7 @@ export class RewriteRecorder {
     // lines, the others (a person's commit squashed in) are later versions of those lines
     const sources: { sha: string | undefined; note: AgentNoteV1 | undefined }[] = [];
     const sourceBlobs = new Set<string>();
-    for (const s of await byCommitTime(this.d.git, g.sources)) {
+    for (const s of await byCommitTime(this.d.git, g.sources, batch?.times)) {
       const blob = await notes.noteBlob(s);
       const d = blob ? await notes.read(s) : undefined;
       if (blob && d?.kind === 'valid') {
@@ -223,13 +235,12 @@ export class RewriteRecorder {
     // the new commit's own (an identity mapping)
     if (own?.kind === 'valid') sources.push({ sha: undefined, note: own.note });
 
-    const diffs = new CommitDiffs(git, { log, worktreeRoot: this.d.root });
-    const diff1 = await diffs.commitHunks(g.target);
+    const diff1 = batch?.own.get(g.target) ?? (await diffs.commitHunks(g.target));
     const claimed = new Set<string>();
     for (const s of sources) for (const f of s.note?.files ?? []) if (f.ai_ranges && f.ai_ranges.length > 0) claimed.add(f.path);
     const paths = [...diff1.keys()].filter((p) => claimed.has(p));
     const fromSource: Map<string, DiffHunk[] | undefined>[] = [];
-    for (const s of sources) fromSource.push(s.sha ? await this.sourceHunks(s.sha, g.target, paths) : identity(paths));
+    for (const s of sources) fromSource.push(s.sha ? await this.sourceHunks(s.sha, g.target, paths, diffs, batch) : identity(paths));
 
     const files: RewrittenFile[] = [...diff1.values()].map((f) => ({
       path: f.path,
@@ -274,11 +285,28 @@ export class RewriteRecorder {
    * Per path: git's hunks of the source commit's version → the new commit's version; [] when both
    * are the same blob; undefined when the source has no such file (or a binary or submodule).
    */
-  private async sourceHunks(source: string, target: string, paths: readonly string[]): Promise<Map<string, DiffHunk[] | undefined>> {
+  private async sourceHunks(
+    source: string,
+    target: string,
+    paths: readonly string[],
+    diffs: CommitDiffs,
+    batch: RewriteBatch | undefined,
+  ): Promise<Map<string, DiffHunk[] | undefined>> {
     const out = new Map<string, DiffHunk[] | undefined>();
     if (!isObjectId(source) || paths.length === 0) return out;
-    for (let i = 0; i < paths.length; i += pathsPerDiff) {
-      const chunk = paths.slice(i, i + pathsPerDiff);
+    // from the batch: the blobs at both sides, diffed blob to blob (queued for the whole batch)
+    const rest: string[] = [];
+    const own = batch?.own.get(target);
+    for (const p of paths) {
+      const a = batch?.blobs.get(key(source, p));
+      const b = batch?.blobs.get(key(target, p));
+      const f = own?.get(p);
+      if (a === undefined || b === undefined || !f || f.binary || f.submodule) rest.push(p);
+      else if (a === null || b === null) out.set(p, undefined);
+      else out.set(p, a === b ? [] : await diffs.blobDiff(a, b));
+    }
+    for (let i = 0; i < rest.length; i += pathsPerDiff) {
+      const chunk = rest.slice(i, i + pathsPerDiff);
       const text = await this.d.git.runBuffer(
         ['diff-tree', '--patch', '-r', '--no-renames', ...pinnedDiffArgs, source, target, '--', ...chunk],
         { env: { GIT_LITERAL_PATHSPECS: '1' } },

@@ -284,17 +284,22 @@ export async function messagesOf(git: GitRunner, commits: readonly string[]): Pr
 }
 
 /** `commits` sorted by committer time, oldest first (stable: ties keep their order). */
-export async function byCommitTime(git: GitRunner, commits: readonly string[]): Promise<string[]> {
+export async function byCommitTime(git: GitRunner, commits: readonly string[], known?: ReadonlyMap<string, number>): Promise<string[]> {
   if (commits.length <= 1) return [...commits];
-  const times = await commitTimes(git, commits);
+  const times = known && commits.every((c) => known.has(c)) ? known : await commitTimes(git, commits);
   return commits
     .map((c, i) => ({ c, i, t: times.get(c) ?? Number.MAX_SAFE_INTEGER }))
     .sort((a, b) => a.t - b.t || a.i - b.i)
     .map((x) => x.c);
 }
 
-async function commitTimes(git: GitRunner, commits: readonly string[]): Promise<Map<string, number>> {
-  const out = await git.tryRun(['log', '--no-walk=unsorted', '--format=%H %ct', '--end-of-options', ...commits], {
+/** Each commit's committer time in seconds (one `git log` for all); a commit that is gone is left out. */
+export async function commitTimes(git: GitRunner, commits: readonly string[]): Promise<Map<string, number>> {
+  if (commits.length === 0) return new Map();
+  const ask = commits.filter((c) => isObjectId(c));
+  if (ask.length === 0) return new Map();
+  const out = await git.tryRun(['log', '--no-walk=unsorted', '--ignore-missing', '--format=%H %ct', '--stdin'], {
+    input: ask.join('\n') + '\n',
     okExitCodes: [],
   });
   const times = new Map<string, number>();
