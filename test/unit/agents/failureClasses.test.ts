@@ -130,13 +130,23 @@ describe('failure classes of the real-world corpus (F1–F8)', () => {
     assert.deepEqual(prompts(r.events), [{ text: 'a typed prompt' }]);
   });
 
-  it('F4 Claude: an accepted plan (planContent) is kept as the turn prompt, marked as a plan', () => {
+  it('F4 Claude: an accepted plan (planContent) is kept as the turn prompt, marked as a plan, under its "Implement the following plan:" heading', () => {
     const plan = '# Fix entire-external-agent skill subcommand discovery\n\n## Context\n…';
     const r = parse('claude', claudeFile, [
       claudeUser('u1', `Implement the following plan:\n\n${plan}`, { planContent: plan }),
       claudeUser('u2', 'commit'),
+      claudeUser('u3', [{ type: 'text', text: 'x' }], { planContent: 'the plan', isMeta: false }),
     ]);
-    assert.deepEqual(prompts(r.events), [{ text: plan, plan: true }, { text: 'commit' }]);
+    assert.deepEqual(prompts(r.events), [
+      { text: `Implement the following plan:\n\n${plan}`, plan: true },
+      { text: 'commit' },
+      { text: 'x', plan: true },
+    ]);
+    assert.deepEqual(
+      prompts(parse('claude', claudeFile, [claudeUser('u1', [], { planContent: 'the plan' })]).events),
+      [{ text: 'Implement the following plan:\n\nthe plan', plan: true }],
+      'no text of its own: the plan under the heading Claude writes',
+    );
   });
 
   it('F5 Claude: <ide_opened_file> and <ide_selection> blocks are removed from the prompt; a record of only those is no prompt', () => {

@@ -201,13 +201,15 @@ export class ClaudeParser extends BaseParser {
     }
     // sidechain records (subagent runs; inline in older files) carry the parent's task text, not a prompt
     if (r.isSidechain === true || isClaudeInjectedRecord(r as Record<string, unknown>)) return 'ok';
-    // an accepted plan ("Implement the following plan: …"): the turn's prompt, shown as the plan
+    const text = typeof content === 'string' ? content : joinTextBlocks(content);
+    // an accepted plan: the turn's prompt, marked as a plan; its text keeps Claude's own heading
+    // ("Implement the following plan: …"), which is what shows it as a plan where prompts are shown
     const planContent = str((r as Record<string, unknown>).planContent)?.trim();
     if (planContent) {
-      this.emit({ kind: 'prompt', timestamp: ts, text: planContent, recordId: r.uuid, model: this.model, plan: true });
+      const planText = (text !== undefined ? sanitizeClaudePrompt(text) : undefined) ?? `Implement the following plan:\n\n${planContent}`;
+      this.emit({ kind: 'prompt', timestamp: ts, text: planText, recordId: r.uuid, model: this.model, plan: true });
       return 'ok';
     }
-    const text = typeof content === 'string' ? content : joinTextBlocks(content);
     if (text === undefined) return 'ok';
     const prompt = sanitizeClaudePrompt(text);
     if (prompt !== undefined) this.emit({ kind: 'prompt', timestamp: ts, text: prompt, recordId: r.uuid, model: this.model });
