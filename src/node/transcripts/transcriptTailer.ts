@@ -396,8 +396,7 @@ export class TranscriptTailer {
   private finalLine(mtimeMs: number): { text: string; offset: number }[] {
     if (this.finalLineTimer) clearTimeout(this.finalLineTimer);
     this.finalLineTimer = undefined;
-    const partial = this.splitter.peekPartial();
-    if (partial === undefined || this.disposed) return [];
+    if (this.splitter.bufferedBytes === 0 || this.disposed) return [];
     const quietMs = this.opts.finalLineQuietMs ?? 2000;
     const waited = (this.opts.clock ?? systemClock).now() - mtimeMs;
     if (waited < quietMs) {
@@ -411,7 +410,8 @@ export class TranscriptTailer {
       this.finalLineTimer.unref?.();
       return [];
     }
-    if (this.jsonLines && !isJsonRecord(partial)) return [];
+    const partial = this.splitter.peekPartial();
+    if (partial === undefined || (this.jsonLines && !isJsonRecord(partial))) return [];
     this.stats.finalLinesRead++;
     this.counters.inc('tailer.finalLinesWithoutNewline');
     return this.splitter.takePartial();
