@@ -233,6 +233,10 @@ export function compareWithExpected(entry: ExpectedEntry, fed: FedFile): string[
     const expectedInvalid = entry.invalidJsonLines - fed.multiRecordLines;
     if (fed.invalidJson !== expectedInvalid) diffs.push(`lines that are not JSON: ${fed.invalidJson}, expected ${expectedInvalid}`);
   }
+  // no exceptions: the tailer catches and counts them (a read or parse that threw)
+  for (const c of ['tailer.readErrors', 'tailer.openErrors', 'tailer.listenerErrors']) {
+    if (fed.counters.get(c) > 0) diffs.push(`${c}: ${fed.counters.get(c)}, expected none`);
+  }
   // something was read: a file with prompts, edits or a model must produce events
   if (ev.length === 0 && (expectedPrompts.length > 0 || (entry.edits ?? []).length > 0 || entry.models.length > 0))
     diffs.push('no events at all');
