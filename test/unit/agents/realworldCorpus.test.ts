@@ -42,6 +42,8 @@ interface ExpectedEntry {
   cwd?: string;
   models: string[];
   invalidJsonLines?: number;
+  /** false: the last line has no newline (Cursor's `.txt`). */
+  endsWithNewline?: boolean;
   prompts?: { line?: number; id?: string; text: string }[];
   excluded?: Record<string, number>;
   edits?: ExpectedEdit[];
@@ -233,6 +235,9 @@ export function compareWithExpected(entry: ExpectedEntry, fed: FedFile): string[
     const expectedInvalid = entry.invalidJsonLines - fed.multiRecordLines;
     if (fed.invalidJson !== expectedInvalid) diffs.push(`lines that are not JSON: ${fed.invalidJson}, expected ${expectedInvalid}`);
   }
+  // F6: a file whose last line has no newline has that line read, once
+  if (entry.endsWithNewline === false && fed.counters.get('tailer.finalLinesWithoutNewline') !== 1)
+    diffs.push(`last line without newline read ${fed.counters.get('tailer.finalLinesWithoutNewline')} time(s), expected once`);
   // no exceptions: the tailer catches and counts them (a read or parse that threw)
   for (const c of ['tailer.readErrors', 'tailer.openErrors', 'tailer.listenerErrors']) {
     if (fed.counters.get(c) > 0) diffs.push(`${c}: ${fed.counters.get(c)}, expected none`);
