@@ -81,10 +81,19 @@ export abstract class BaseParser implements TranscriptParser {
       this.handleBlankLine();
       return this.take();
     }
-    const result = this.handleLine(line);
-    if (result === 'ok') this.stats.records++;
-    else this.stats.skipped[result]++;
+    // F7: a writer that lost a newline leaves two complete records on one line; both are read
+    const records = (this.linesAreJson() && concatenatedJsonRecords(line)) || [line];
+    for (const record of records) {
+      const result = this.handleLine(record);
+      if (result === 'ok') this.stats.records++;
+      else this.stats.skipped[result]++;
+    }
     return this.take();
+  }
+
+  /** Lines of this file are JSON records (Cursor's `.txt` lines are not). */
+  protected linesAreJson(): boolean {
+    return true;
   }
 
   parseWholeFile(text: string): AgentEvent[] {
@@ -230,6 +239,40 @@ export abstract class BaseParser implements TranscriptParser {
     fn();
     return this.take();
   }
+}
+
+/**
+ * A line holding several complete JSON objects/arrays one after the other (`{…}{…}`, whitespace
+ * allowed between them): the records, in order. Undefined for anything else (one record, a cut or
+ * invalid line), so the caller reads the line as it is. Strings are skipped with their escapes, so
+ * a `}{` inside a string does not split.
+ */
+export function concatenatedJsonRecords(line: string): string[] | undefined {
+  if (!/[}\]]\s*[{[]/.test(line)) return undefined;
+  const out: string[] = [];
+  let depth = 0;
+  let inString = false;
+  let start = -1;
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+      continue;
+    }
+    if (depth === 0) {
+      if (c === 0x20 || c === 0x09 || c === 0x0d) continue;
+      if (c !== 0x7b && c !== 0x5b) return undefined;
+      start = i;
+    }
+    if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) depth++;
+    else if (c === 0x7d || c === 0x5d) {
+      depth--;
+      if (depth === 0) out.push(line.slice(start, i + 1));
+    }
+  }
+  return depth === 0 && !inString && out.length > 1 ? out : undefined;
 }
 
 /** Text of a string, or of `[{text}]` / `[{type:'text', text}]` parts joined by `separator`. */

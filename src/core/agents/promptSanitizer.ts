@@ -52,6 +52,13 @@ const claudeLocalMarkers = [
 
 const systemReminderBlock = /<system-reminder(?:\s[^>]*)?>[\s\S]*?<\/system-reminder\s*>|<system-reminder(?:\s[^>]*)?\/>/gi;
 
+/**
+ * Context the IDE extensions (VS Code, JetBrains) put in front of a typed prompt: the file that is
+ * open, the selection, the diagnostics. Not typed by the user: removed wherever it stands.
+ */
+const ideContextBlock =
+  /<(ide_opened_file|ide_selection|ide_diagnostics|ide_context)(?:\s[^>]*)?>[\s\S]*?<\/\1\s*>|<(?:ide_opened_file|ide_selection|ide_diagnostics|ide_context)(?:\s[^>]*)?\/>/gi;
+
 /** Fields of a Claude `user` record that decide whether it is a typed prompt. */
 export interface ClaudePromptFlags {
   isMeta?: unknown;
@@ -78,7 +85,7 @@ export function isClaudeInjectedRecord(flags: ClaudePromptFlags): boolean {
  * then applies docs/note-format.md §4.4. The record-level flags are checked separately by isClaudeInjectedRecord.
  */
 export function sanitizeClaudePrompt(text: string): string | undefined {
-  const stripped = text.replace(systemReminderBlock, '');
+  const stripped = text.replace(systemReminderBlock, '').replace(ideContextBlock, '');
   const start = stripped.trimStart();
   if (claudeLocalMarkers.some((m) => start.startsWith(m))) return undefined;
   return sanitizePrompt(stripped);
@@ -159,6 +166,8 @@ const codexInjectedPrefixes = [
   '<INSTRUCTIONS>',
   '<plugin',
   '<subagent_notification',
+  '<recommended_plugins',
+  '<user_action',
 ];
 
 const codexRequestHeader = '## My request for Codex:';

@@ -35,6 +35,11 @@ export interface PromptEvent extends EventBase {
   /** Stable id of the record when the format has one (dedupe of re-appended records). */
   recordId?: string;
   model?: string;
+  /**
+   * Not typed: a plan the user accepted (Claude's "Implement the following plan:" record), sent as
+   * the turn's prompt. It starts a turn like a prompt and is shown as a plan.
+   */
+  plan?: true;
 }
 
 /** Assistant text. Consecutive response events of one turn are concatenated by the consumer. */

@@ -9,6 +9,8 @@
  *   of only NULs becomes empty. A UTF-8 BOM at byte 0 is dropped.
  * - The partial last line is buffered until its `\n` arrives; `committedOffset` is the byte offset
  *   just after the last complete line (where a resumed reader must start).
+ * - takePartial() ends the partial last line where it stands (a file whose writer is done but wrote
+ *   no final newline); bytes appended later start a new line, so it is never read twice.
  * - A line longer than `maxLineBytes` is dropped without being kept in memory: buffering stops
  *   when the cap is exceeded and resumes after the line's `\n`; it is counted in `longLinesSkipped`.
  */
@@ -91,6 +93,30 @@ export class LineSplitter {
       this.completeLine(lines);
       from = nl + 1;
     }
+    return lines;
+  }
+
+  /** The partial last line's text (not consumed), or undefined when there is none. */
+  peekPartial(): string | undefined {
+    if (this.skipping || this.bufferedLength === 0) return undefined;
+    const lines: SplitLine[] = [];
+    const saved = { pieces: this.pieces, length: this.bufferedLength, lineStart: this.lineStart, nul: this.nulBytes };
+    this.completeLine(lines);
+    this.pieces = saved.pieces;
+    this.bufferedLength = saved.length;
+    this.lineStart = saved.lineStart;
+    this.nulBytes = saved.nul;
+    return lines[0]?.text;
+  }
+
+  /**
+   * Ends the partial last line without a newline and returns it (none when nothing is buffered; a
+   * partial line over the cap is counted as skipped). `committedOffset` moves past it.
+   */
+  takePartial(): SplitLine[] {
+    if (!this.skipping && this.bufferedLength === 0) return [];
+    const lines: SplitLine[] = [];
+    this.completeLine(lines);
     return lines;
   }
 

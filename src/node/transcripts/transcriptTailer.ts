@@ -3,6 +3,8 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
+import { concatenatedJsonRecords } from '../../core/agents/baseParser';
+import { transcriptPathInfo } from '../../core/agents/registry/registry';
 import { createTranscriptParser, type ParserStats, type TranscriptParser } from '../../core/agents/transcriptParser';
 import type { AgentEvent, AgentId } from '../../core/model/agentEvents';
 import { type Clock, Counters, type Logger, nullLogger, systemClock } from '../../core/ports';
@@ -46,6 +48,11 @@ export interface TailerOptions {
   maxLineBytes?: number;
   /** Whole-file formats larger than this are not parsed (counted). Default 64 MiB. */
   maxWholeFileBytes?: number;
+  /**
+   * A last line without a newline is read once the file has not changed for this long (its writer
+   * is done: Cursor's `.txt` never ends its last line). Default 2,000 ms.
+   */
+  finalLineQuietMs?: number;
   /** Use fs.watch on the file's directory. Default true. */
   useFsWatch?: boolean;
   /** fs.watch events are coalesced for this long. Default 100 ms. */
@@ -69,6 +76,8 @@ export interface TailerStats {
   nulBytesRemoved: number;
   /** Whole-file formats over maxWholeFileBytes. */
   oversizedFiles: number;
+  /** Last lines without a newline read once the file was quiet. */
+  finalLinesRead: number;
   watchErrors: number;
   resumedFromOffset: boolean;
 }
@@ -113,6 +122,10 @@ export class TranscriptTailer {
   private watcher: fs.FSWatcher | undefined;
   private pollTimer: NodeJS.Timeout | undefined;
   private debounceTimer: NodeJS.Timeout | undefined;
+  /** A re-read when a last line without a newline has been quiet long enough. */
+  private finalLineTimer: NodeJS.Timeout | undefined;
+  /** Lines of this file are JSON records (not Cursor's `.txt`): a last line is read only once it parses. */
+  private readonly jsonLines: boolean;
   private running: Promise<number> | undefined;
   private rerun = false;
   private disposed = false;
@@ -121,6 +134,8 @@ export class TranscriptTailer {
   private readonly chunkSize: number;
   /** Unusable records already reported in the log (see reportSkips). */
   private reportedSkips = 0;
+  /** Records of unknown types already counted in `tailer.unknownRecords`. */
+  private reportedUnknown = 0;
   readonly stats: TailerStats = {
     reads: 0,
     bytesRead: 0,
@@ -130,6 +145,7 @@ export class TranscriptTailer {
     longLinesSkipped: 0,
     nulBytesRemoved: 0,
     oversizedFiles: 0,
+    finalLinesRead: 0,
     watchErrors: 0,
     resumedFromOffset: false,
   };
@@ -148,6 +164,7 @@ export class TranscriptTailer {
     });
     this.splitter = new LineSplitter({ maxLineBytes: opts.maxLineBytes });
     this.chunkSize = opts.chunkSize ?? 64 * 1024;
+    this.jsonLines = transcriptPathInfo(opts.agent, opts.filePath).format !== 'txt';
   }
 
   /** Parser statistics (records, skipped by reason). */
@@ -225,6 +242,13 @@ export class TranscriptTailer {
    * never the content of a line. Unknown record types are not bad input (newer agent versions).
    */
   private reportSkips(): void {
+    // F8: records of types no parser knows (a newer agent version) are skipped, and counted
+    const unknown = this.parser.stats.skipped.unknownType;
+    if (unknown > this.reportedUnknown) {
+      this.counters.inc('tailer.unknownRecords', unknown - this.reportedUnknown);
+      this.log.debug(`transcript ${this.agent} ${path.basename(this.filePath)}: ${unknown} record(s) of unknown type skipped so far`);
+      this.reportedUnknown = unknown;
+    }
     const total = this.skippedRecords;
     if (total <= this.reportedSkips) return;
     const k = this.parser.stats.skipped;
@@ -340,6 +364,11 @@ export class TranscriptTailer {
         // deliver in bounded batches so a huge backlog does not pile up in memory
         if (batch.length >= 1000) emitted += await this.emit(batch.splice(0), mtimeMs);
       }
+      for (const line of this.finalLine(mtimeMs)) {
+        this.parser
+          .push(line.text)
+          .forEach((event, index) => batch.push({ event, offset: line.offset, index, key: `${this.filePath}:${line.offset}:${index}` }));
+      }
       const committed = this.splitter.committedOffset;
       if (this.tailPrint?.offset !== committed) {
         const n = Math.min(fingerprintBytes, committed);
@@ -356,6 +385,36 @@ export class TranscriptTailer {
       await fh.close();
     }
     return emitted;
+  }
+
+  /**
+   * F6: the last line has no newline. It is read once the file has been quiet for
+   * `finalLineQuietMs` (a JSON line only once it parses: a record still being written waits), and
+   * only once: the splitter ends the line there, so bytes appended later start a new one. Until
+   * then a re-read is scheduled for when the quiet time is over.
+   */
+  private finalLine(mtimeMs: number): { text: string; offset: number }[] {
+    if (this.finalLineTimer) clearTimeout(this.finalLineTimer);
+    this.finalLineTimer = undefined;
+    if (this.splitter.bufferedBytes === 0 || this.disposed) return [];
+    const quietMs = this.opts.finalLineQuietMs ?? 2000;
+    const waited = (this.opts.clock ?? systemClock).now() - mtimeMs;
+    if (waited < quietMs) {
+      this.finalLineTimer = setTimeout(
+        () => {
+          this.finalLineTimer = undefined;
+          void this.readNow();
+        },
+        Math.max(10, quietMs - waited + 10),
+      );
+      this.finalLineTimer.unref?.();
+      return [];
+    }
+    const partial = this.splitter.peekPartial();
+    if (partial === undefined || (this.jsonLines && !isJsonRecord(partial))) return [];
+    this.stats.finalLinesRead++;
+    this.counters.inc('tailer.finalLinesWithoutNewline');
+    return this.splitter.takePartial();
   }
 
   private reset(reason: string): void {
@@ -511,6 +570,8 @@ export class TranscriptTailer {
     this.pollTimer = undefined;
     if (this.debounceTimer) clearTimeout(this.debounceTimer);
     this.debounceTimer = undefined;
+    if (this.finalLineTimer) clearTimeout(this.finalLineTimer);
+    this.finalLineTimer = undefined;
   }
 
   private schedule(): void {
@@ -558,6 +619,17 @@ async function readAt(fh: fsp.FileHandle, position: number, n: number): Promise<
 function prefixCompatible(a: Buffer, b: Buffer): boolean {
   const n = Math.min(a.length, b.length);
   return a.subarray(0, n).equals(b.subarray(0, n));
+}
+
+/** A complete JSON record (or several on one line). */
+function isJsonRecord(text: string): boolean {
+  if (concatenatedJsonRecords(text)) return true;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function hashEvent(event: AgentEvent): string {

@@ -12,7 +12,9 @@ import { claudeEditTools } from './tools';
  * Claude Code session JSONL (`~/.claude/projects/<enc>/<session>.jsonl`, docs/transcripts.md §2).
  *
  * - Prompts: `user` records that are typed by the user (not meta / compact summary / SDK / tool
- *   results / local-command markers), string or array content, `<system-reminder>`s stripped.
+ *   results / local-command markers), string or array content, `<system-reminder>`s and IDE
+ *   context blocks stripped; prompts queued while the agent was busy (`attachment` records of type
+ *   `queued_command`); an accepted plan (`planContent`) is the turn's prompt marked `plan`.
  * - Responses: assistant text blocks; one API message is split over several records sharing
  *   `message.id`, so text is merged per message id and emitted with `mergeKey` = message id.
  * - Edits: `Edit`/`MultiEdit`/`Write`/`NotebookEdit` tool uses are emitted when their result record
@@ -37,7 +39,6 @@ const knownMetaTypes = new Set([
   'agent-name',
   'mode',
   'permission-mode',
-  'attachment',
   'progress',
   'tag',
   'atis-latch',
@@ -58,6 +59,17 @@ const baseRecord = z
 const userRecord = baseRecord.extend({
   message: z.object({ content: z.union([z.string(), z.array(z.unknown())]) }).passthrough(),
   toolUseResult: z.unknown().optional(),
+});
+
+const attachmentRecord = baseRecord.extend({
+  attachment: z
+    .object({
+      type: z.string(),
+      prompt: z.union([z.string(), z.array(z.unknown())]).optional(),
+      commandMode: z.string().optional(),
+      timestamp: z.string().optional(),
+    })
+    .passthrough(),
 });
 
 const assistantRecord = baseRecord.extend({
@@ -151,12 +163,13 @@ export class ClaudeParser extends BaseParser {
     const base = baseRecord.safeParse(json.value);
     if (!base.success) return 'schemaMismatch';
     const type = base.data.type;
-    if (type === 'user' || type === 'assistant') {
+    if (type === 'user' || type === 'assistant' || type === 'attachment') {
       const uuid = base.data.uuid;
       if (uuid !== undefined) {
         if (this.seenUuids.has(uuid)) return 'ok';
         addBounded(this.seenUuids, uuid, maxSeenIds);
       }
+      if (type === 'attachment') return this.handleAttachment(json.value, base.data);
       return type === 'user' ? this.handleUser(json.value) : this.handleAssistant(json.value);
     }
     if (type === 'system') {
@@ -189,9 +202,39 @@ export class ClaudeParser extends BaseParser {
     // sidechain records (subagent runs; inline in older files) carry the parent's task text, not a prompt
     if (r.isSidechain === true || isClaudeInjectedRecord(r as Record<string, unknown>)) return 'ok';
     const text = typeof content === 'string' ? content : joinTextBlocks(content);
+    // an accepted plan: the turn's prompt, marked as a plan; its text keeps Claude's own heading
+    // ("Implement the following plan: …"), which is what shows it as a plan where prompts are shown
+    const planContent = str((r as Record<string, unknown>).planContent)?.trim();
+    if (planContent) {
+      const planText = (text !== undefined ? sanitizeClaudePrompt(text) : undefined) ?? `Implement the following plan:\n\n${planContent}`;
+      this.emit({ kind: 'prompt', timestamp: ts, text: planText, recordId: r.uuid, model: this.model, plan: true });
+      return 'ok';
+    }
     if (text === undefined) return 'ok';
     const prompt = sanitizeClaudePrompt(text);
     if (prompt !== undefined) this.emit({ kind: 'prompt', timestamp: ts, text: prompt, recordId: r.uuid, model: this.model });
+    return 'ok';
+  }
+
+  /**
+   * `attachment` records: context Claude Code adds to a turn. One kind is a prompt: a message typed
+   * while the agent was busy (`queued_command`, `commandMode: "prompt"`), written as an attachment
+   * instead of a `user` record (2.1.x). Bash-mode commands and injected ones (`origin.kind` other
+   * than `human`, `isMeta`) are not prompts.
+   */
+  private handleAttachment(value: unknown, base: z.infer<typeof baseRecord>): RecordResult {
+    const parsed = attachmentRecord.safeParse(value);
+    if (!parsed.success) return 'ok';
+    const a = parsed.data.attachment;
+    if (a.type !== 'queued_command' || base.isSidechain === true) return 'ok';
+    if (a.commandMode !== undefined && a.commandMode !== 'prompt') return 'ok';
+    if (isClaudeInjectedRecord(a as Record<string, unknown>)) return 'ok';
+    const text = typeof a.prompt === 'string' ? a.prompt : Array.isArray(a.prompt) ? joinTextBlocks(a.prompt) : undefined;
+    if (text === undefined) return 'ok';
+    const ts = base.timestamp ?? str(a.timestamp);
+    this.noteSession({ sessionId: base.sessionId ?? base.session_id, cwd: base.cwd, timestamp: ts });
+    const prompt = sanitizeClaudePrompt(text);
+    if (prompt !== undefined) this.emit({ kind: 'prompt', timestamp: ts, text: prompt, recordId: base.uuid, model: this.model });
     return 'ok';
   }
 

@@ -81,6 +81,70 @@ const responseItemTypes = new Set([
   'other',
 ]);
 
+/**
+ * `event_msg` types this parser knows (most carry nothing it needs). Others are counted as
+ * `unknownType` (docs/transcripts.md, failure class F8): `undo_completed`, for one, reverts the
+ * agent's last changes, which nothing reads yet.
+ */
+const eventMsgTypes = new Set([
+  'user_message',
+  'agent_message',
+  'agent_message_delta',
+  'agent_reasoning',
+  'agent_reasoning_delta',
+  'agent_reasoning_raw_content',
+  'agent_reasoning_raw_content_delta',
+  'agent_reasoning_section_break',
+  'task_started',
+  'task_complete',
+  'turn_started',
+  'turn_complete',
+  'turn.completed',
+  'turn_aborted',
+  'turn_diff',
+  'token_count',
+  'exec_command_begin',
+  'exec_command_end',
+  'exec_command_output_delta',
+  'exec_approval_request',
+  'apply_patch_approval_request',
+  'patch_apply_begin',
+  'patch_apply_end',
+  'mcp_tool_call_begin',
+  'mcp_tool_call_end',
+  'web_search_begin',
+  'web_search_end',
+  'view_image_tool_call',
+  'image_generation_end',
+  'dynamic_tool_call_request',
+  'dynamic_tool_call_response',
+  'entered_review_mode',
+  'exited_review_mode',
+  'context_compacted',
+  'thread_rolled_back',
+  'thread_name_updated',
+  'thread_goal_updated',
+  'thread_settings_applied',
+  'item_started',
+  'item_completed',
+  'plan_update',
+  'background_event',
+  'stream_error',
+  'error',
+  'warning',
+  'guardian_assessment',
+  'sub_agent_activity',
+  'collab_agent_spawn_end',
+  'collab_agent_interaction_end',
+  'collab_waiting_end',
+  'collab_close_end',
+  'session_configured',
+  'shutdown_complete',
+]);
+
+/** Two `user_message` events with the same text this close together are one message written twice (F3). */
+const duplicateWindowMs = 1000;
+
 const envelopeKinds = new Set(['session_meta', 'turn_context', 'response_item', 'event_msg', 'compacted']);
 
 const shellTools = new Set(['shell', 'exec_command', 'container.exec', 'local_shell', 'shell_command', 'unified_exec']);
@@ -97,6 +161,9 @@ const stateSchema = z
     itemPrompts: z.array(z.object({ hash: z.string(), recordId: z.string() })).optional(),
     itemTexts: z.array(z.string()).optional(),
     eventTexts: z.array(z.string()).optional(),
+    metaSeen: z.boolean().optional(),
+    inReview: z.boolean().optional(),
+    reviewHash: z.string().optional(),
   })
   .passthrough();
 const maxDoneCalls = 256;
@@ -123,6 +190,18 @@ export class CodexParser extends BaseParser {
   /** call ids whose edits were emitted (from the call, its output or patch_apply_end). */
   private doneCalls = new Set<string>();
   private first = true;
+  /** The file's first `session_meta` was read: it names the session (later ones are copied history). */
+  private metaSeen = false;
+  /**
+   * `entered_review_mode` (`/review`) was read and its generated instruction not yet: the next
+   * `user_message` is that instruction (written twice), not a prompt. A new turn's `turn_context`
+   * or `exited_review_mode` ends the wait.
+   */
+  private inReview = false;
+  /** Hash of the review instruction just skipped (its second copy is skipped too). */
+  private reviewHash: string | undefined;
+  /** The last `user_message` event (text hash and time), to drop the same message written twice. */
+  private lastEventPrompt: { hash: string; ms: number } | undefined;
 
   constructor(ctx: TranscriptContext) {
     super('codex', ctx, codexPathInfo);
@@ -138,6 +217,10 @@ export class CodexParser extends BaseParser {
     this.pendingPatches.clear();
     this.doneCalls.clear();
     this.first = true;
+    this.metaSeen = false;
+    this.inReview = false;
+    this.reviewHash = undefined;
+    this.lastEventPrompt = undefined;
   }
 
   protected override saveAgentState(): unknown {
@@ -151,6 +234,9 @@ export class CodexParser extends BaseParser {
       // never the patch text (the state is persisted): a patch whose output comes after a resume is a gap
       pendingPatches: [],
       doneCalls: [...this.doneCalls].slice(-maxDoneCalls),
+      metaSeen: this.metaSeen || undefined,
+      inReview: this.inReview || undefined,
+      reviewHash: this.reviewHash,
     };
   }
 
@@ -169,6 +255,9 @@ export class CodexParser extends BaseParser {
     this.eventTexts = p.data.eventTexts ?? [];
     this.pendingPatches = new Map(p.data.pendingPatches ?? []);
     this.doneCalls = new Set(p.data.doneCalls ?? []);
+    this.metaSeen = p.data.metaSeen === true || this.sessionId !== undefined;
+    this.inReview = p.data.inReview === true;
+    this.reviewHash = p.data.reviewHash;
     this.first = false;
   }
 
@@ -188,6 +277,7 @@ export class CodexParser extends BaseParser {
         case 'turn_context': {
           const t = turnContext.safeParse(payload);
           if (!t.success) return 'schemaMismatch';
+          this.inReview = false;
           this.noteSession({ cwd: t.data.cwd, model: t.data.model, timestamp });
           return 'ok';
         }
@@ -216,6 +306,13 @@ export class CodexParser extends BaseParser {
   private handleSessionMeta(payload: unknown, timestamp: string | undefined): RecordResult {
     const m = sessionMeta.safeParse(payload);
     if (!m.success) return 'schemaMismatch';
+    // a resumed or forked rollout repeats session_meta lines (its own, its parent's, its
+    // subagents'): the first one names this file's session and says whether it is a subagent's
+    if (this.metaSeen) {
+      this.noteSession({ cwd: m.data.id === this.sessionId ? m.data.cwd : undefined, timestamp });
+      return 'ok';
+    }
+    this.metaSeen = true;
     const source = m.data.source;
     if (source && typeof source === 'object' && 'subagent' in source) this.sidechain = true;
     this.noteSession({ sessionId: m.data.id ?? m.data.session_id, cwd: m.data.cwd, timestamp });
@@ -294,9 +391,26 @@ export class CodexParser extends BaseParser {
       case 'user_message': {
         const message = str(payload.message);
         if (message === undefined) return 'schemaMismatch';
+        // `/review` writes its generated instruction as user messages (twice): not a prompt
+        const h = hash(message);
+        if (this.inReview || h === this.reviewHash) {
+          this.inReview = false;
+          this.reviewHash = h;
+          this.userMessageSeen = true;
+          return 'ok';
+        }
+        this.reviewHash = undefined;
         this.eventPrompt(message, ts);
         return 'ok';
       }
+      case 'entered_review_mode':
+        this.inReview = true;
+        this.reviewHash = undefined;
+        return 'ok';
+      case 'exited_review_mode':
+        this.inReview = false;
+        this.reviewHash = undefined;
+        return 'ok';
       case 'agent_message': {
         const message = str(payload.message);
         if (message === undefined) return 'schemaMismatch';
@@ -322,7 +436,7 @@ export class CodexParser extends BaseParser {
         this.flushPendingPatches();
         return 'ok';
       default:
-        return 'ok';
+        return typeof payload.type === 'string' && eventMsgTypes.has(payload.type) ? 'ok' : 'unknownType';
     }
   }
 
@@ -343,16 +457,21 @@ export class CodexParser extends BaseParser {
     const text = sanitizeCodexPrompt(raw);
     if (text === undefined) return;
     const h = hash(text);
+    // the same message written twice a few ms apart (F3) counts once
+    const ms = ts !== undefined ? Date.parse(ts) : NaN;
+    const last = this.lastEventPrompt;
+    this.lastEventPrompt = Number.isFinite(ms) ? { hash: h, ms } : undefined;
+    if (last && last.hash === h && Number.isFinite(ms) && Math.abs(ms - last.ms) <= duplicateWindowMs) return;
     const match = this.itemPrompts.findIndex((p) => p.hash === h);
     if (match >= 0) {
       this.itemPrompts.splice(0, match + 1);
       return;
     }
-    const last = this.itemPrompts[this.itemPrompts.length - 1];
+    const lastItem = this.itemPrompts[this.itemPrompts.length - 1];
     this.itemPrompts = [];
-    if (last && last.recordId === this.lastPromptRecordId) {
+    if (lastItem && lastItem.recordId === this.lastPromptRecordId) {
       // the mirror of the prompt just emitted, with cleaner text: replace it
-      this.emit({ kind: 'prompt', timestamp: ts, text, recordId: last.recordId, model: this.model });
+      this.emit({ kind: 'prompt', timestamp: ts, text, recordId: lastItem.recordId, model: this.model });
       return;
     }
     this.newPrompt(text, ts);

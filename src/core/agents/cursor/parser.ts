@@ -70,6 +70,10 @@ export class CursorParser extends BaseParser {
     this.txt = /\.txt$/i.test(ctx.filePath);
   }
 
+  protected override linesAreJson(): boolean {
+    return !this.txt;
+  }
+
   protected resetAgentState(): void {
     this.state = 'none';
     this.userLines = [];

@@ -6,6 +6,7 @@ import { BaseParser, type RecordResult, str, textOfParts } from '../baseParser';
 import { lineCount, replacementStats, unifiedDiffStats } from '../editStats';
 import { sanitizePrompt } from '../promptSanitizer';
 import type { TranscriptContext } from '../parserTypes';
+import { pathParts } from '../../transcripts/transcriptPathInfo';
 import { geminiPathInfo } from './pathInfo';
 import { geminiEditTools } from './tools';
 
@@ -21,10 +22,11 @@ import { geminiEditTools } from './tools';
  * - Responses: `gemini` message text with `mergeKey` = message id (the consumer replaces the
  *   segment), emitted again only when the text changes.
  * - Edits (`replace`, `write_file`, `edit`, `smart_edit`): once per tool-call id, when its status is
- *   terminal (`success`/`completed`, or `error`/`cancelled` → failed); FileDiff `resultDisplay` gives
+ *   terminal (`success`/`completed`, or `error`/`cancelled` → failed; no status: finished); FileDiff `resultDisplay` gives
  *   original/new contents and the diff. Other tools once per id at a terminal status;
  *   `run_shell_command` adds a commit event for `git commit`.
  * - `$rewindTo` → rewind event; the ids from there on are forgotten (a re-appended id is new again).
+ * - A file without its metadata line takes its session id from the file name.
  *
  * Legacy `.json` (a whole pretty-printed ConversationRecord, rewritten on each update) goes through
  * parseWholeFile(): only new or changed messages produce events; messages that disappeared produce
@@ -180,6 +182,12 @@ export class GeminiParser extends BaseParser {
     const p = messageRecord.safeParse(value);
     if (!p.success) return 'schemaMismatch';
     const m = p.data;
+    // a file without its metadata line (copied, cut, an older writer): the file name names the
+    // session, instead of every event being dropped for want of an id
+    if (this.sessionId === undefined) {
+      const stem = pathParts(this.ctx.filePath).stem;
+      if (stem) this.noteSession({ sessionId: stem });
+    }
     const ts = m.timestamp;
     if (m.type !== 'user' && m.type !== 'gemini') return knownNoticeTypes.has(m.type) ? 'ok' : 'unknownType';
     if (!this.order.includes(m.id)) {
@@ -209,7 +217,8 @@ export class GeminiParser extends BaseParser {
     for (const raw of m.toolCalls ?? []) {
       const tc = toolCall.safeParse(raw);
       if (!tc.success || this.doneTools.has(tc.data.id)) continue;
-      const status = (tc.data.status ?? '').toLowerCase();
+      // no status at all: a writer that records finished calls only (no lifecycle to wait for)
+      const status = (tc.data.status ?? 'success').toLowerCase();
       const failed = failedStatuses.has(status);
       if (!okStatuses.has(status) && !failed) continue;
       this.doneTools.add(tc.data.id);
