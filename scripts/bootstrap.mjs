@@ -204,7 +204,8 @@ function harnessReady() {
         const p = resolvePackage(n);
         if (!p || readJson(join(p, 'package.json')).version !== lock.packages[`node_modules/${n}`].version) return false;
       }
-      return existsSync(join(resolvePackage('code-server'), 'lib', 'vscode', 'node_modules.asar'));
+      const codeServer = resolvePackage('code-server');
+      return codeServer !== undefined && existsSync(join(codeServer, 'lib', 'vscode', 'node_modules.asar'));
     } catch {
       return false;
     }

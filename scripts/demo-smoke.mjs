@@ -55,12 +55,17 @@ if (url && repo) {
   check(`sample agent sessions are in the isolated HOME (${sessions.length} files)`, sessions.length >= 4, `HOME ${home}`);
 }
 
+/** @param {NodeJS.Signals} signal sent to the demo's whole process group */
+const signalDemo = (signal) => {
+  if (child.pid === undefined) throw new Error('the demo process has no pid: it did not start');
+  process.kill(-child.pid, signal);
+};
 // Ctrl-C: the demo stops the editor and removes its temp dir
-process.kill(-child.pid, 'SIGINT');
+signalDemo('SIGINT');
 const { code, signal } = await Promise.race([exited, new Promise((r) => setTimeout(() => r({ code: 'timeout' }), 30_000))]);
 check('Ctrl-C stops the demo cleanly', code === 0 || signal === 'SIGINT', `exit ${code} ${signal ?? ''}`);
 if (repo) check('its temp dir is removed', !existsSync(dirname(repo)) || !existsSync(repo), repo);
-if (code === 'timeout') process.kill(-child.pid, 'SIGKILL');
+if (code === 'timeout') signalDemo('SIGKILL');
 
 const passed = results.filter(Boolean).length;
 console.log(`demo: ${passed} passed, ${results.length - passed} failed`);

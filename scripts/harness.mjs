@@ -191,19 +191,21 @@ export async function startCodeServer({ userDataDir, extensionsDir, env = {}, ex
     async stop() {
       if (logFile) writeFileSync(logFile, output);
       try {
-        process.kill(-child.pid, 'SIGTERM');
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
       } catch {
         // the process group is already gone
       }
-      await new Promise((r) => {
-        if (child.exitCode !== null) r();
-        else {
-          child.once('exit', r);
-          setTimeout(r, 5000);
-        }
-      });
+      await /** @type {Promise<void>} */ (
+        new Promise((r) => {
+          if (child.exitCode !== null) r();
+          else {
+            child.once('exit', () => r());
+            setTimeout(r, 5000);
+          }
+        })
+      );
       try {
-        process.kill(-child.pid, 'SIGKILL');
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
       } catch {
         // it exited after SIGTERM: nothing left to kill
       }
