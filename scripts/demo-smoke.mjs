@@ -8,7 +8,13 @@ import { existsSync, readdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ROOT } from './bootstrap.mjs';
 
+/** @type {boolean[]} */
 const results = [];
+/**
+ * @param {string} name
+ * @param {boolean} ok
+ * @param {string} [detail]
+ */
 const check = (name, ok, detail = '') => {
   results.push(ok);
   console.log(`${ok ? 'ok  ' : 'FAILED'} [demo] ${name}${ok || !detail ? '' : `: ${detail}`}`);
@@ -46,7 +52,7 @@ if (url && repo) {
   } catch (e) {
     check('the editor answers on that URL with its workbench', false, String(e));
   }
-  const git = (...a) => execFileSync('git', ['-C', repo, ...a], { encoding: 'utf8' });
+  const git = /** @param {...string} a */ (...a) => execFileSync('git', ['-C', repo, ...a], { encoding: 'utf8' });
   const noted = git('notes', '--ref=agentnote', 'list').trim().split('\n').filter(Boolean).length;
   const commits = Number(git('rev-list', '--count', 'HEAD').trim());
   check(`the demo repository has noted commits (${noted} of ${commits})`, noted >= 3 && commits > noted, `${noted} notes`);
