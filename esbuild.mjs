@@ -6,6 +6,12 @@ import { join } from 'node:path';
 
 const production = process.argv.includes('--production');
 
+/**
+ * @param {string} dir
+ * @param {(path: string) => boolean} pred
+ * @param {string[]} [acc]
+ * @returns {string[]}
+ */
 function walk(dir, pred, acc = []) {
   if (!existsSync(dir)) return acc;
   for (const name of readdirSync(dir)) {

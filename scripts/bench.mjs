@@ -77,7 +77,7 @@ for (const sig of ['SIGINT', 'SIGTERM']) {
   });
 }
 
-const results = { errors: [] };
+const results = { errors: /** @type {string[]} */ ([]) };
 const notes = [];
 async function stage(name, fn) {
   const t = Date.now();

@@ -39,17 +39,26 @@ export const HARNESS_DIR = join(ROOT, 'test', 'harness');
 const STAMP = join(HARNESS_DIR, 'node_modules', '.agent-note-harness.json');
 
 /** @vscode/ripgrep version inside code-server's lib/vscode → its release tag (lib/postinstall.js `VERSION`). */
+/** @type {Record<string, string | undefined>} */
 const RIPGREP_RELEASES = { '1.15.11': 'v13.0.0-10' };
 
-const say = (m) => console.log(`agent-note: ${m}`);
+const say = (/** @type {string} */ m) => console.log(`agent-note: ${m}`);
 
 class BootstrapError extends Error {}
 /** A one-line, actionable failure (printed without a stack trace). */
+/**
+ * @param {string} m
+ * @returns {never}
+ */
 const fail = (m) => {
   throw new BootstrapError(m);
 };
 
 /** An executable on PATH (or an absolute path that exists), else undefined. */
+/**
+ * @param {string} name
+ * @param {string} [path]
+ */
 export function which(name, path = process.env.PATH ?? '') {
   if (name.includes('/')) return existsSync(name) ? name : undefined;
   for (const dir of path.split(delimiter)) {
@@ -82,6 +91,10 @@ function canApt(env = process.env) {
 }
 
 let aptUpdated = false;
+/**
+ * @param {string[]} packages
+ * @param {string} why
+ */
 function aptInstall(packages, why) {
   say(`installing ${packages.join(', ')} with apt-get (${why})…`);
   const log = logFile('apt');
@@ -97,6 +110,7 @@ function aptInstall(packages, why) {
   });
 }
 
+/** @param {string} name */
 function logFile(name) {
   const dir = join(tmpdir(), 'agent-note-bootstrap');
   mkdirSync(dir, { recursive: true });
@@ -104,6 +118,11 @@ function logFile(name) {
 }
 
 /** Runs a command with its output appended to `log`; on failure, one line plus the log's tail. */
+/**
+ * @param {string} cmd
+ * @param {string[]} args
+ * @param {{ cwd?: string, env?: NodeJS.ProcessEnv, log: string, what: string }} opts
+ */
 function runLogged(cmd, args, { cwd = ROOT, env = process.env, log, what }) {
   writeFileSync(log, `\n$ ${cmd} ${args.join(' ')}  (in ${cwd})\n`, { flag: 'a' });
   const r = spawnSync(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 30 });
@@ -117,19 +136,26 @@ function runLogged(cmd, args, { cwd = ROOT, env = process.env, log, what }) {
   return r;
 }
 
+/**
+ * @param {string} p
+ * @returns {any} parsed JSON, untyped (lockfiles, package.json)
+ */
 function readJson(p) {
   return JSON.parse(readFileSync(p, 'utf8'));
 }
 
+/** @param {string} p */
 function sha256(p) {
   return createHash('sha256').update(readFileSync(p)).digest('hex').slice(0, 16);
 }
 
 /** Packages of `dir`'s lockfile that are missing or at another version in its node_modules. */
+/** @param {string} dir */
 function missingPackages(dir) {
   const lock = readJson(join(dir, 'package-lock.json'));
   const top = lock.packages[''] ?? {};
   const names = Object.keys({ ...top.dependencies, ...top.devDependencies });
+  /** @type {string[]} */
   const missing = [];
   for (const n of names) {
     const entry = lock.packages[`node_modules/${n}`];
@@ -144,6 +170,7 @@ function checkGit() {
   if (!which('git')) fail('git is not installed: install git (e.g. `apt-get install git`, `brew install git`) and run again.');
 }
 
+/** @param {boolean} forHarness */
 function checkNode(forHarness) {
   const major = Number(process.versions.node.split('.')[0]);
   if (major < 20) fail(`Node ${process.versions.node} is too old: Agent Note needs Node 20 or newer (e.g. \`nvm install 20\`).`);
@@ -204,7 +231,8 @@ function harnessReady() {
         const p = resolvePackage(n);
         if (!p || readJson(join(p, 'package.json')).version !== lock.packages[`node_modules/${n}`].version) return false;
       }
-      return existsSync(join(resolvePackage('code-server'), 'lib', 'vscode', 'node_modules.asar'));
+      const codeServer = resolvePackage('code-server');
+      return codeServer !== undefined && existsSync(join(codeServer, 'lib', 'vscode', 'node_modules.asar'));
     } catch {
       return false;
     }
@@ -213,6 +241,7 @@ function harnessReady() {
 }
 
 /** Directory of package `name` as Node resolves it from test/harness (walking up the tree). */
+/** @param {string} name */
 export function resolvePackage(name) {
   for (let dir = HARNESS_DIR; ; dir = dirname(dir)) {
     const p = join(dir, 'node_modules', name);
@@ -222,12 +251,15 @@ export function resolvePackage(name) {
 }
 
 /** Seeds @vscode/ripgrep's download cache with Debian's rg, so its postinstall does not call GitHub. */
+/** @param {string} log */
 function seedRipgrepCache(log) {
   const shrinkwrap = join(HARNESS_DIR, 'node_modules', 'code-server', 'lib', 'vscode', 'npm-shrinkwrap.json');
   const version = readJson(shrinkwrap).packages['node_modules/@vscode/ripgrep']?.version;
   const release = RIPGREP_RELEASES[version];
   const rg = which('rg');
-  const arch = { x64: 'x86_64', arm64: 'aarch64' }[process.arch];
+  /** @type {Partial<Record<NodeJS.Architecture, string>>} */
+  const archNames = { x64: 'x86_64', arm64: 'aarch64' };
+  const arch = archNames[process.arch];
   if (!release || !rg || process.platform !== 'linux' || !arch) {
     writeFileSync(log, `\nripgrep cache not seeded (ripgrep ${version}, rg ${rg}, ${process.platform}/${process.arch})\n`, { flag: 'a' });
     return;
@@ -355,9 +387,18 @@ export function ensureBrowser({ check = false, env = process.env } = {}) {
   );
 }
 
-/** Runs the named steps; exits with one line (no stack trace) when one cannot be done. */
+/** @typedef {'extension' | 'harness' | 'browser'} Step */
+/** @param {string} s @returns {s is Step} */
+const isStep = (s) => ['extension', 'harness', 'browser'].includes(s);
+
+/**
+ * Runs the named steps; exits with one line (no stack trace) when one cannot be done.
+ * @param {Step[]} steps
+ * @param {{ check?: boolean }} [opts]
+ */
 export function bootstrap(steps, { check = false } = {}) {
   const all = { extension: ensureExtension, harness: ensureHarness, browser: ensureBrowser };
+  /** @type {Partial<Record<Step, string | undefined>>} */
   const results = {};
   try {
     for (const s of steps) results[s] = all[s]({ check });
@@ -373,11 +414,11 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const args = process.argv.slice(2);
   const check = args.includes('--check');
   const steps = args.filter((a) => !a.startsWith('--'));
-  const unknown = steps.filter((s) => !['extension', 'harness', 'browser'].includes(s));
+  const unknown = steps.filter((s) => !isStep(s));
   if (unknown.length) {
     console.error(`agent-note: unknown step ${unknown.join(', ')} (steps: extension, harness, browser; --check)`);
     process.exit(2);
   }
-  const results = bootstrap(steps.length ? steps : ['extension'], { check });
+  const results = bootstrap(steps.length ? steps.filter(isStep) : ['extension'], { check });
   if (check) for (const [k, v] of Object.entries(results)) say(`${k}: ${v}`);
 }

@@ -17,7 +17,11 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..');
 
-/** Entries of a zip archive: name → Buffer (stored or deflated; what vsce writes). */
+/**
+ * Entries of a zip archive: name → Buffer (stored or deflated; what vsce writes).
+ * @param {Buffer} buf
+ * @returns {Map<string, Buffer>}
+ */
 export function readZip(buf) {
   let eocd = buf.length - 22;
   while (eocd >= 0 && buf.readUInt32LE(eocd) !== 0x06054b50) eocd--;
@@ -42,7 +46,10 @@ export function readZip(buf) {
   return files;
 }
 
-/** Width and height of a PNG, or undefined if it is not one. */
+/**
+ * Width and height of a PNG, or undefined if it is not one.
+ * @param {Buffer | undefined} buf
+ */
 export function pngSize(buf) {
   if (!buf || buf.length < 24 || buf.toString('latin1', 1, 4) !== 'PNG') return undefined;
   return { width: buf.readUInt32BE(16), height: buf.readUInt32BE(20) };
@@ -79,9 +86,15 @@ const categories = new Set([
  */
 export function checkVsix(vsixPath, { listed } = {}) {
   const files = readZip(readFileSync(vsixPath));
+  /** @type {{ name: string, ok: boolean, detail: string }[]} */
   const results = [];
+  /**
+   * @param {string} name
+   * @param {unknown} ok
+   * @param {string} [detail]
+   */
   const check = (name, ok, detail = '') => results.push({ name, ok: !!ok, detail });
-  const text = (n) => files.get(n)?.toString('utf8');
+  const text = (/** @type {string} */ n) => files.get(n)?.toString('utf8');
   const pkg = JSON.parse(text('extension/package.json') ?? '{}');
   const nls = JSON.parse(text('extension/package.nls.json') ?? '{}');
   const names = [...files.keys()];
@@ -116,7 +129,7 @@ export function checkVsix(vsixPath, { listed } = {}) {
   check('publisher is a valid namespace', /^[a-z0-9][a-z0-9-]*$/i.test(pkg.publisher ?? ''), pkg.publisher);
   check('version is semver', /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(pkg.version ?? ''), pkg.version);
   check('engines.vscode is set', /^\^?\d+\.\d+\.\d+$/.test(pkg.engines?.vscode ?? ''), pkg.engines?.vscode);
-  const resolveNls = (v) => (typeof v === 'string' && /^%.+%$/.test(v) ? nls[v.slice(1, -1)] : v);
+  const resolveNls = (/** @type {unknown} */ v) => (typeof v === 'string' && /^%.+%$/.test(v) ? nls[v.slice(1, -1)] : v);
   check('displayName and description are set (localized keys resolve)', !!resolveNls(pkg.displayName) && !!resolveNls(pkg.description));
   const repo = typeof pkg.repository === 'string' ? pkg.repository : pkg.repository?.url;
   check('repository is an https git URL', /^https:\/\/[^/]+\/.+/.test(repo ?? ''), repo);
@@ -130,7 +143,7 @@ export function checkVsix(vsixPath, { listed } = {}) {
   check('icon is a 128×128 PNG inside the package', size?.width === 128 && size?.height === 128, pkg.icon);
   check(
     'categories are from the gallery list',
-    Array.isArray(pkg.categories) && pkg.categories.length > 0 && pkg.categories.every((c) => categories.has(c)),
+    Array.isArray(pkg.categories) && pkg.categories.length > 0 && pkg.categories.every((/** @type {string} */ c) => categories.has(c)),
     (pkg.categories ?? []).join(', '),
   );
   check('1 to 30 keywords', Array.isArray(pkg.keywords) && pkg.keywords.length > 0 && pkg.keywords.length <= 30);
@@ -145,6 +158,8 @@ export function checkVsix(vsixPath, { listed } = {}) {
       (cap.untrustedWorkspaces?.supported !== 'limited' || !!resolveNls(cap.untrustedWorkspaces.description)) &&
       cap.virtualWorkspaces !== undefined,
   );
+  /** @typedef {{ title?: string, description?: string, media?: { markdown?: unknown, image?: unknown, svg?: unknown } }} WalkStep */
+  /** @type {{ title?: string, steps: WalkStep[] }[]} the manifest's walkthroughs (untyped JSON) */
   const walk = pkg.contributes?.walkthroughs ?? [];
   const walkMedia = walk.flatMap((w) =>
     w.steps.flatMap((s) =>
@@ -158,6 +173,7 @@ export function checkVsix(vsixPath, { listed } = {}) {
       walkMedia.every((m) => files.has(`extension/${m}`)),
     walkMedia.filter((m) => !files.has(`extension/${m}`)).join(', '),
   );
+  /** @type {string[]} */
   const missingNls = [];
   JSON.stringify(pkg, (_k, v) => {
     if (typeof v === 'string' && /^%[^%\s]+%$/.test(v) && nls[v.slice(1, -1)] === undefined) missingNls.push(v);
@@ -206,7 +222,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
           .filter(Boolean)
       : undefined;
   const results = checkVsix(vsix, { listed });
-  if (ls.status !== 0) results.push({ name: '`vsce ls` runs', ok: false, detail: (ls.stderr || ls.stdout).trim().split('\n').pop() });
+  if (ls.status !== 0) results.push({ name: '`vsce ls` runs', ok: false, detail: (ls.stderr || ls.stdout).trim().split('\n').pop() ?? '' });
   for (const r of results) console.log(`${r.ok ? 'ok  ' : 'FAIL'} ${r.name}${r.detail && !r.ok ? ` — ${r.detail}` : ''}`);
   const failed = results.filter((r) => !r.ok).length;
   console.log(`vsix: ${results.length - failed} passed, ${failed} failed`);

@@ -8,7 +8,13 @@ import { existsSync, readdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ROOT } from './bootstrap.mjs';
 
+/** @type {boolean[]} */
 const results = [];
+/**
+ * @param {string} name
+ * @param {boolean} ok
+ * @param {string} [detail]
+ */
 const check = (name, ok, detail = '') => {
   results.push(ok);
   console.log(`${ok ? 'ok  ' : 'FAILED'} [demo] ${name}${ok || !detail ? '' : `: ${detail}`}`);
@@ -46,7 +52,7 @@ if (url && repo) {
   } catch (e) {
     check('the editor answers on that URL with its workbench', false, String(e));
   }
-  const git = (...a) => execFileSync('git', ['-C', repo, ...a], { encoding: 'utf8' });
+  const git = /** @param {...string} a */ (...a) => execFileSync('git', ['-C', repo, ...a], { encoding: 'utf8' });
   const noted = git('notes', '--ref=agentnote', 'list').trim().split('\n').filter(Boolean).length;
   const commits = Number(git('rev-list', '--count', 'HEAD').trim());
   check(`the demo repository has noted commits (${noted} of ${commits})`, noted >= 3 && commits > noted, `${noted} notes`);
@@ -55,12 +61,17 @@ if (url && repo) {
   check(`sample agent sessions are in the isolated HOME (${sessions.length} files)`, sessions.length >= 4, `HOME ${home}`);
 }
 
+/** @param {NodeJS.Signals} signal sent to the demo's whole process group */
+const signalDemo = (signal) => {
+  if (child.pid === undefined) throw new Error('the demo process has no pid: it did not start');
+  process.kill(-child.pid, signal);
+};
 // Ctrl-C: the demo stops the editor and removes its temp dir
-process.kill(-child.pid, 'SIGINT');
+signalDemo('SIGINT');
 const { code, signal } = await Promise.race([exited, new Promise((r) => setTimeout(() => r({ code: 'timeout' }), 30_000))]);
 check('Ctrl-C stops the demo cleanly', code === 0 || signal === 'SIGINT', `exit ${code} ${signal ?? ''}`);
 if (repo) check('its temp dir is removed', !existsSync(dirname(repo)) || !existsSync(repo), repo);
-if (code === 'timeout') process.kill(-child.pid, 'SIGKILL');
+if (code === 'timeout') signalDemo('SIGKILL');
 
 const passed = results.filter(Boolean).length;
 console.log(`demo: ${passed} passed, ${results.length - passed} failed`);

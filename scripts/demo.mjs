@@ -33,6 +33,7 @@ function desktopEditor() {
 const editor = desktopArg ? desktopEditor() : undefined;
 bootstrap(editor ? ['extension'] : ['extension', 'harness']);
 
+/** @param {...string} a */
 const npm = (...a) => {
   const r = spawnSync('npm', a, { cwd: ROOT, stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
@@ -71,6 +72,7 @@ process.on('SIGTERM', stopNow);
 
 if (editor) {
   // the user's own editor with a profile of its own: no settings, extensions or agent transcripts of theirs
+  /** @type {NodeJS.ProcessEnv} */
   const env = { ...process.env, ...dirs.env };
   for (const k of ['CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'GEMINI_DIR', 'VSCODE_IPC_HOOK_CLI', 'ELECTRON_RUN_AS_NODE']) delete env[k];
   const profile = ['--user-data-dir', dirs.userDataDir, '--extensions-dir', dirs.extensionsDir];
@@ -103,6 +105,7 @@ if (editor) {
 if (process.env.DEMO_EXIT_AFTER_MS) setTimeout(stopNow, Number(process.env.DEMO_EXIT_AFTER_MS));
 
 /** Opens `url` in the user's browser when there is one to open ($BROWSER, xdg-open, open). */
+/** @param {string} url */
 function openBrowser(url) {
   const display = process.platform === 'darwin' || process.platform === 'win32' || process.env.DISPLAY || process.env.WAYLAND_DISPLAY;
   const opener = process.env.BROWSER || (process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open');

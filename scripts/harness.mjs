@@ -24,14 +24,20 @@ function codeServer() {
   return codeServerEntry;
 }
 const t0 = Date.now();
+/** @param {...unknown} a */
 export const log = (...a) => console.log(`[harness +${((Date.now() - t0) / 1000).toFixed(1)}s]`, ...a);
 
+/** @param {string} prefix */
 export function tempDir(prefix) {
   return mkdtempSync(join(process.env.VSH_TMP || tmpdir(), prefix));
 }
 
+/**
+ * @param {string} dir
+ * @param {NodeJS.ProcessEnv} [env]
+ */
 export function gitIn(dir, env = {}) {
-  return (...args) =>
+  return /** @param {...string} args */ (...args) =>
     execFileSync(
       'git',
       [
@@ -55,6 +61,7 @@ export function gitIn(dir, env = {}) {
 }
 
 /** A throwaway git repo on branch main with one commit. */
+/** @param {string} dir */
 export function makeGitFixture(dir) {
   mkdirSync(dir, { recursive: true });
   const git = gitIn(dir);
@@ -93,6 +100,10 @@ export const SETTINGS = {
 };
 
 /** Runs code-server's CLI synchronously (e.g. --install-extension). */
+/**
+ * @param {string[]} args
+ * @param {{ userDataDir: string, extensionsDir: string, env?: NodeJS.ProcessEnv }} dirs
+ */
 export function codeServerCli(args, { userDataDir, extensionsDir, env }) {
   return execFileSync(process.execPath, [codeServer(), '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir, ...args], {
     encoding: 'utf8',
@@ -102,6 +113,7 @@ export function codeServerCli(args, { userDataDir, extensionsDir, env }) {
 }
 
 /** Keeps code-server/Chromium (and the extension under test) from touching the real home directory. */
+/** @param {string} base */
 export function isolatedEnv(base) {
   const home = join(base, 'home');
   for (const d of ['config', 'data', 'cache', 'state', 'run']) mkdirSync(join(home, d), { recursive: true, mode: 0o700 });
@@ -116,6 +128,10 @@ export function isolatedEnv(base) {
   };
 }
 
+/**
+ * @param {string} base
+ * @param {Record<string, unknown>} [extraSettings]
+ */
 export function prepareDirs(base, extraSettings = {}) {
   const userDataDir = join(base, 'user-data');
   const extensionsDir = join(base, 'extensions');
@@ -164,6 +180,7 @@ export async function startCodeServer({ userDataDir, extensionsDir, env = {}, ex
     detached: true, // own process group so the whole tree can be killed
   });
   let output = '';
+  /** @param {Buffer} d */
   const onData = (d) => {
     output += d;
     if (process.env.VSH_VERBOSE) process.stdout.write(`[code-server] ${d}`);
@@ -191,19 +208,21 @@ export async function startCodeServer({ userDataDir, extensionsDir, env = {}, ex
     async stop() {
       if (logFile) writeFileSync(logFile, output);
       try {
-        process.kill(-child.pid, 'SIGTERM');
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
       } catch {
         // the process group is already gone
       }
-      await new Promise((r) => {
-        if (child.exitCode !== null) r();
-        else {
-          child.once('exit', r);
-          setTimeout(r, 5000);
-        }
-      });
+      await /** @type {Promise<void>} */ (
+        new Promise((r) => {
+          if (child.exitCode !== null) r();
+          else {
+            child.once('exit', () => r());
+            setTimeout(r, 5000);
+          }
+        })
+      );
       try {
-        process.kill(-child.pid, 'SIGKILL');
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
       } catch {
         // it exited after SIGTERM: nothing left to kill
       }
@@ -212,6 +231,7 @@ export async function startCodeServer({ userDataDir, extensionsDir, env = {}, ex
 }
 
 /** Headless Debian Chromium; playwright gives it a fresh temporary profile per launch. */
+/** @param {string} base */
 export async function launchChromium(base) {
   const { chromium } = harnessRequire('playwright-core');
   return chromium.launch({
@@ -231,6 +251,7 @@ export async function launchChromium(base) {
   });
 }
 
+/** @param {string} dir */
 export function cleanup(dir) {
   if (!process.env.VSH_KEEP) rmSync(dir, { recursive: true, force: true });
 }

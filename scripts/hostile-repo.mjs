@@ -9,8 +9,9 @@ import { ROOT } from './harness.mjs';
 
 const MB = 1024 * 1024;
 
+/** @param {string} dir */
 function gitIn(dir) {
-  return (...args) =>
+  return /** @param {...string} args */ (...args) =>
     execFileSync('git', ['-c', 'user.name=Ann Dev', '-c', 'user.email=ann@example.com', '-c', 'commit.gpgsign=false', ...args], {
       cwd: dir,
       encoding: 'utf8',
@@ -25,6 +26,10 @@ export function hostileStrings() {
 }
 
 /** A v1 note with `s` in every string field; `file` is the committed file its ranges point at. */
+/**
+ * @param {string} s
+ * @param {string} file
+ */
 export function hostileNoteJson(s, file) {
   return {
     v: 1,
@@ -51,6 +56,7 @@ export function hostileNoteJson(s, file) {
   };
 }
 
+/** @param {string} dir */
 export function makeHostileRepository(dir) {
   mkdirSync(dir, { recursive: true });
   const git = gitIn(dir);
@@ -59,6 +65,11 @@ export function makeHostileRepository(dir) {
   git('add', '.');
   git('commit', '-q', '-m', 'initial');
   const tmp = join(dir, '.git', 'hostile-note.json');
+  /**
+   * @param {string} file
+   * @param {string} subject
+   * @param {string} noteText
+   */
   const commitWithNote = (file, subject, noteText) => {
     mkdirSync(join(dir, file, '..'), { recursive: true });
     writeFileSync(join(dir, file), 'line one\nline two\nline three\n');
@@ -68,6 +79,7 @@ export function makeHostileRepository(dir) {
     writeFileSync(tmp, noteText);
     git('notes', '--ref=agentnote', 'add', '-F', tmp, 'HEAD');
   };
+  /** @param {unknown} v */
   const pretty = (v) => `${JSON.stringify(v, null, 2)}\n`;
 
   // one commit per hostile string, plus all of them at once; the subject (from git) is hostile too
@@ -90,6 +102,10 @@ export function makeHostileRepository(dir) {
   );
 
   // a 30 MB note, then eleven more (never loaded), then twenty just under the read limit (parsed)
+  /**
+   * @param {number} bytes
+   * @param {string} file
+   */
   const big = (bytes, file) => {
     const n = hostileNoteJson('big', file);
     n.interactions[0].response = `${'lorem ipsum dolor sit amet, '.repeat(Math.ceil(bytes / 28)).slice(0, bytes)} end`;

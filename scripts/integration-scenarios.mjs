@@ -116,6 +116,10 @@ export const scenarios = [
 ];
 
 /** A note in the exact bytes the CLI (and we) write: pretty JSON + one newline. */
+/**
+ * @param {string} prompt
+ * @param {Record<string, unknown>} [extra]
+ */
 function noteJson(prompt, extra = {}) {
   return `${JSON.stringify(
     {
@@ -139,6 +143,7 @@ function noteJson(prompt, extra = {}) {
  * main and a noted commit on the local-only branch `local-only`; our old forced refspec configured),
  * and `<base>/other` (a second clone). The remote has no notes ref.
  */
+/** @param {string} base */
 export function makeSharingFixture(base) {
   const remote = join(base, 'remote.git');
   const ws = join(base, 'workspace');
@@ -170,6 +175,7 @@ export function makeSharingFixture(base) {
  * alpha keeps no notes on rewrite and keeps its journal 3 days; beta does not fetch notes. Each
  * journal has a finished session whose last activity was 5 days ago.
  */
+/** @param {string} base */
 function multiRootWorkspace(base) {
   const folders = {
     alpha: { 'agentNote.notes.keepOnRewrite': false, 'agentNote.journal.retentionDays': 3 },
@@ -198,6 +204,10 @@ function multiRootWorkspace(base) {
 }
 
 /** A clone of a peer bundle (notes written by the Agent Note CLI) with refs/notes/agentnote fetched. */
+/**
+ * @param {string} name
+ * @param {string} dir
+ */
 export function clonePeerBundle(name, dir) {
   const bundle = join(ROOT, 'test/fixtures/peer-repos', `${name}.bundle`);
   execFileSync('git', ['clone', '-q', bundle, dir], { stdio: 'pipe' });
@@ -213,6 +223,7 @@ export function clonePeerBundle(name, dir) {
  * on the remote's refs/notes/agentnote. Returns a fresh `--single-branch` clone of main without
  * the notes (what a teammate has after `git clone`).
  */
+/** @param {string} base */
 export function makeSquashedRemoteClone(base) {
   const remote = join(base, 'remote.git');
   const author = join(base, 'author');

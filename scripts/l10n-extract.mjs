@@ -53,6 +53,10 @@ const report = checkProject(root, collected);
 if (missingIdx >= 0) {
   const locale = args[missingIdx + 1];
   const entry = report.bundles.find((b) => b.locale === locale);
+  if (!entry) {
+    console.error(`no bundle for locale ${locale}: ${report.bundles.map((b) => b.locale).join(', ')}`);
+    process.exit(1);
+  }
   const out = Object.fromEntries(
     entry.missing.map((k) => [k, typeof report.english[k] === 'string' ? report.english[k] : report.english[k].message]),
   );

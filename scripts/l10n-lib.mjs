@@ -14,7 +14,20 @@ import { join, relative, sep } from 'node:path';
 
 // require() rather than `import ts from 'typescript'`: importing the 9 MB CommonJS file from ESM
 // makes Node scan it for named exports, which costs most of a second.
+/** @type {typeof import('typescript')} */
 const ts = createRequire(import.meta.url)('typescript');
+
+/** @typedef {import('typescript').Node} TsNode */
+/** @typedef {import('typescript').Expression} TsExpression */
+/** @typedef {import('typescript').SourceFile} TsSourceFile */
+/** @typedef {import('typescript').StringLiteral | import('typescript').NoSubstitutionTemplateLiteral} TsStringLike */
+/** @typedef {string | { message: string, comment: string[] }} BundleValue an English bundle value */
+/** @typedef {{ file: string, line: number }} Where */
+/** @typedef {Where & { key: string, message: string, comment?: string[] }} Message */
+/** @typedef {Where & { text: string, reason: string }} Problem */
+/** @typedef {Where & { text: string }} Indirect */
+/** @typedef {ReturnType<typeof compareTranslations> & { locale: string, path: string, error?: string }} FileCheck */
+/** @typedef {ReturnType<typeof checkProject>} Report */
 
 /** VS Code display-language ids we ship translations for (file suffixes of the bundles). */
 export const locales = ['es', 'pt-br', 'it', 'zh-tw'];
@@ -23,22 +36,29 @@ export const locales = ['es', 'pt-br', 'it', 'zh-tw'];
 export const englishBundlePath = 'l10n/bundle.l10n.json';
 
 /** Path of the runtime bundle of a locale, relative to the repository root. */
+/** @param {string} locale */
 export function bundlePath(locale) {
   return `l10n/bundle.l10n.${locale}.json`;
 }
 
 /** Path of the manifest translation of a locale, relative to the repository root. */
+/** @param {string} locale */
 export function nlsPath(locale) {
   return `package.nls.${locale}.json`;
 }
 
 const defaultStringsName = /DefaultStrings$/;
 
+/**
+ * @param {TsSourceFile} sf
+ * @param {TsNode} node
+ */
 function lineOf(sf, node) {
   return sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1;
 }
 
 /** `vscode.l10n.t` or `l10n.t` (named import). */
+/** @param {TsExpression} callee */
 function isL10nT(callee) {
   if (!ts.isPropertyAccessExpression(callee) || callee.name.text !== 't') return false;
   const target = callee.expression;
@@ -46,10 +66,15 @@ function isL10nT(callee) {
   return ts.isPropertyAccessExpression(target) && target.name.text === 'l10n';
 }
 
+/**
+ * @param {TsNode} node
+ * @returns {node is TsStringLike}
+ */
 function isStringLike(node) {
   return ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node);
 }
 
+/** @param {TsExpression} node */
 function unwrap(node) {
   let n = node;
   while (n && (ts.isAsExpression(n) || ts.isSatisfiesExpression(n) || ts.isParenthesizedExpression(n) || ts.isTypeAssertionExpression(n)))
@@ -58,6 +83,7 @@ function unwrap(node) {
 }
 
 /** The `{ message, comment }` form of `l10n.t`: key is `message/comment` (comment lines joined), as VS Code looks it up. */
+/** @param {import('typescript').ObjectLiteralExpression} obj */
 function optionsMessage(obj) {
   let message;
   let comment;
@@ -67,7 +93,8 @@ function optionsMessage(obj) {
     if (p.name.text === 'message') message = isStringLike(init) ? init.text : null;
     if (p.name.text === 'comment') {
       if (isStringLike(init)) comment = [init.text];
-      else if (ts.isArrayLiteralExpression(init) && init.elements.every(isStringLike)) comment = init.elements.map((e) => e.text);
+      else if (ts.isArrayLiteralExpression(init) && init.elements.every(isStringLike))
+        comment = init.elements.filter(isStringLike).map((e) => e.text);
       else comment = null;
     }
   }
@@ -81,18 +108,28 @@ function optionsMessage(obj) {
  * cannot be extracted: `problems` (a template with `${}` or a concatenation: never translatable)
  * and `indirect` (an identifier or property: fine when it holds a default-strings value).
  */
+/**
+ * @param {string} text
+ * @param {string} [fileName]
+ */
 export function scanSource(text, fileName = 'source.ts') {
   const sf = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  /** @type {Message[]} */
   const messages = [];
+  /** @type {Problem[]} */
   const problems = [];
+  /** @type {Indirect[]} */
   const indirect = [];
+  /** @type {(Where & { name: string, entries: { prop: string, value: string, line: number }[] })[]} */
   const defaultObjects = [];
+  /** @param {TsNode} node */
   const visit = (node) => {
     if (ts.isCallExpression(node) && isL10nT(node.expression)) {
       const where = { file: fileName, line: lineOf(sf, node) };
       const arg = node.arguments[0] ? unwrap(node.arguments[0]) : undefined;
+      const options = arg && ts.isObjectLiteralExpression(arg) ? optionsMessage(arg) : undefined;
       if (arg && isStringLike(arg)) messages.push({ key: arg.text, message: arg.text, ...where });
-      else if (arg && ts.isObjectLiteralExpression(arg) && optionsMessage(arg)) messages.push({ ...optionsMessage(arg), ...where });
+      else if (options) messages.push({ ...options, ...where });
       else if (arg && (ts.isIdentifier(arg) || ts.isPropertyAccessExpression(arg) || ts.isElementAccessExpression(arg)))
         indirect.push({ ...where, text: arg.getText(sf) });
       else problems.push({ ...where, text: node.getText(sf).slice(0, 120), reason: 'the message is not a string literal' });
@@ -106,10 +143,11 @@ export function scanSource(text, fileName = 'source.ts') {
           problems.push({ ...where, text: d.name.text, reason: 'a …DefaultStrings export must be an object literal' });
           continue;
         }
+        /** @type {{ prop: string, value: string, line: number }[]} */
         const entries = [];
         for (const p of init.properties) {
           const init2 = ts.isPropertyAssignment(p) ? unwrap(p.initializer) : undefined;
-          if (init2 && isStringLike(init2)) entries.push({ prop: p.name.getText(sf), value: init2.text, line: lineOf(sf, p) });
+          if (init2 && isStringLike(init2) && p.name) entries.push({ prop: p.name.getText(sf), value: init2.text, line: lineOf(sf, p) });
           else
             problems.push({
               file: fileName,
@@ -127,6 +165,11 @@ export function scanSource(text, fileName = 'source.ts') {
   return { messages, problems, indirect, defaultObjects };
 }
 
+/**
+ * @param {string} dir
+ * @param {string[]} [acc]
+ * @returns {string[]}
+ */
 function walkTs(dir, acc = []) {
   if (!existsSync(dir)) return acc;
   for (const name of readdirSync(dir).sort()) {
@@ -137,6 +180,7 @@ function walkTs(dir, acc = []) {
   return acc;
 }
 
+/** @param {string} p */
 function posix(p) {
   return p.split(sep).join('/');
 }
@@ -146,16 +190,28 @@ function posix(p) {
  * `bundle` is the English bundle (sorted keys; value = English text, or `{ message, comment }` for
  * the commented form); `sources` maps each key to the `file:line` places that use it.
  */
+/** @param {string} root */
 export function collectMessages(root) {
+  /** @type {Map<string, BundleValue>} */
   const bundle = new Map();
+  /** @type {Map<string, string[]>} */
   const sources = new Map();
+  /** @type {Problem[]} */
   const problems = [];
+  /** @type {Indirect[]} */
   const indirect = [];
+  /** @type {{ name: string, file: string, keys: string[] }[]} */
   const defaultObjects = [];
+  /**
+   * @param {string} key
+   * @param {BundleValue} value
+   * @param {string} where
+   */
   const add = (key, value, where) => {
     if (!bundle.has(key)) bundle.set(key, value);
-    if (!sources.has(key)) sources.set(key, []);
-    sources.get(key).push(where);
+    let places = sources.get(key);
+    if (!places) sources.set(key, (places = []));
+    places.push(where);
   };
   for (const file of walkTs(join(root, 'src'))) {
     const rel = posix(relative(root, file));
@@ -171,7 +227,7 @@ export function collectMessages(root) {
     problems.push(...r.problems);
     indirect.push(...r.indirect);
   }
-  const sorted = Object.fromEntries([...bundle.keys()].sort().map((k) => [k, bundle.get(k)]));
+  const sorted = Object.fromEntries([...bundle.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   return {
     bundle: sorted,
     sources: Object.fromEntries([...sources.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
@@ -182,6 +238,7 @@ export function collectMessages(root) {
 }
 
 /** The text of the English bundle file for `bundle` (2-space JSON, trailing newline). */
+/** @param {Record<string, BundleValue>} bundle */
 export function renderBundle(bundle) {
   return `${JSON.stringify(bundle, null, 2)}\n`;
 }
@@ -190,6 +247,7 @@ export function renderBundle(bundle) {
 const productNames = /Agent Note|Claude Code|Cursor|Codex|Gemini|CodeLens|Markdown|JSON/g;
 
 /** `{0}` / `{name}` placeholders of a message, sorted (repeats kept). */
+/** @param {string} text */
 export function placeholders(text) {
   return (text.match(/\{[A-Za-z0-9_]+\}/g) ?? []).sort();
 }
@@ -199,6 +257,7 @@ export function placeholders(text) {
  * `#agentNote.x.y#`, product and agent names, and inline code spans. A code span showing rendered
  * UI (containing ` · `) only has to exist, its content may be localized like the UI it shows.
  */
+/** @param {string} text */
 export function protectedParts(text) {
   const codeSpans = text.match(/`[^`]+`/g) ?? [];
   return {
@@ -212,11 +271,15 @@ export function protectedParts(text) {
 }
 
 /** Differences between the protected parts of an English message and its translation (empty = fine). */
+/**
+ * @param {string} english
+ * @param {string} translation
+ */
 export function compareProtected(english, translation) {
   const a = protectedParts(english);
   const b = protectedParts(translation);
   const out = [];
-  for (const k of ['placeholders', 'codicons', 'settings', 'names', 'code']) {
+  for (const k of /** @type {const} */ (['placeholders', 'codicons', 'settings', 'names', 'code'])) {
     if (JSON.stringify(a[k]) !== JSON.stringify(b[k])) out.push(`${k} ${JSON.stringify(a[k])} became ${JSON.stringify(b[k])}`);
   }
   if (a.uiSamples !== b.uiSamples) out.push(`UI sample code spans: ${a.uiSamples} became ${b.uiSamples}`);
@@ -224,6 +287,10 @@ export function compareProtected(english, translation) {
 }
 
 /** Reads a flat JSON object file. Never throws: `{ ok: false, error }` when absent or malformed. */
+/**
+ * @param {string} file
+ * @returns {{ ok: true, value: Record<string, unknown> } | { ok: false, error: string }}
+ */
 export function readJsonObject(file) {
   if (!existsSync(file)) return { ok: false, error: 'file not found' };
   let value;
@@ -236,18 +303,27 @@ export function readJsonObject(file) {
   return { ok: true, value };
 }
 
+/** @param {unknown} v an English value: the text, or `{ message, comment }` */
 function englishText(v) {
-  return typeof v === 'string' ? v : v.message;
+  if (typeof v === 'string') return v;
+  const message = v && typeof v === 'object' && 'message' in v ? v.message : undefined;
+  return typeof message === 'string' ? message : '';
 }
 
 /**
  * Compares a translation map with the English one: keys missing from it, keys it has that English
  * no longer has (stale), values that are not non-empty strings, and broken protected parts.
  */
+/**
+ * @param {Record<string, unknown>} english
+ * @param {Record<string, unknown>} translated
+ */
 export function compareTranslations(english, translated) {
   const missing = Object.keys(english).filter((k) => !Object.prototype.hasOwnProperty.call(translated, k));
   const stale = Object.keys(translated).filter((k) => !Object.prototype.hasOwnProperty.call(english, k));
+  /** @type {string[]} */
   const invalid = [];
+  /** @type {{ key: string, problems: string[] }[]} */
   const mismatched = [];
   for (const [k, v] of Object.entries(translated)) {
     if (!Object.prototype.hasOwnProperty.call(english, k)) continue;
@@ -262,8 +338,11 @@ export function compareTranslations(english, translated) {
 }
 
 /** `%key%` references anywhere in package.json (whole-string values, as VS Code resolves them). */
+/** @param {unknown} manifest */
 export function manifestKeys(manifest) {
+  /** @type {Set<string>} */
   const keys = new Set();
+  /** @param {unknown} v */
   const walk = (v) => {
     if (typeof v === 'string') {
       const m = /^%([^%\s]+)%$/.exec(v);
@@ -278,6 +357,10 @@ export function manifestKeys(manifest) {
 /**
  * Runs every check for the repository at `root`.
  * `bundle` is the freshly extracted English bundle (defaults to extracting it now).
+ */
+/**
+ * @param {string} root
+ * @param {ReturnType<typeof collectMessages>} [collected]
  */
 export function checkProject(root, collected = collectMessages(root)) {
   const english = collected.bundle;
@@ -323,7 +406,9 @@ export function checkProject(root, collected = collectMessages(root)) {
 }
 
 /** True when `checkProject` found anything to fix (`--check` fails on it). */
+/** @param {Report} report */
 export function hasProblems(report) {
+  /** @param {FileCheck} f */
   const fileBad = (f) => f.error || f.missing.length || f.stale.length || f.invalid.length || f.mismatched.length;
   return Boolean(
     !report.englishBundle.upToDate ||
@@ -338,14 +423,20 @@ export function hasProblems(report) {
 }
 
 /** Human-readable report lines (keys quoted as JSON, so they can be pasted into a bundle). */
+/**
+ * @param {Report} report
+ * @param {{ verbose?: boolean }} [opts]
+ */
 export function formatReport(report, { verbose = false } = {}) {
+  /** @type {string[]} */
   const out = [];
-  const q = (s) => JSON.stringify(s);
+  const q = (/** @type {string} */ s) => JSON.stringify(s);
   const objects = report.defaultObjects.map((o) => `${o.name}: ${o.keys.length}`).join(', ');
   out.push(`${Object.keys(report.english).length} runtime messages (including ${objects || 'no …DefaultStrings objects'})`);
   if (!report.englishBundle.upToDate) out.push(`! ${report.englishBundle.path} is not up to date (run without --dry-run to rewrite it)`);
   for (const p of report.problems) out.push(`! ${p.file}:${p.line}: ${p.reason}: ${p.text}`);
   if (verbose) for (const i of report.indirect) out.push(`  (indirect) ${i.file}:${i.line}: l10n.t(${i.text})`);
+  /** @param {FileCheck} f */
   const section = (f) => {
     if (f.error) out.push(`! ${f.path}: ${f.error}`);
     if (f.missing.length && !f.error) {

@@ -1,5 +1,6 @@
 // The same in-host suites through @vscode/test-electron, for machines that can download VS Code
 // (it fetches a VS Code build at run time, so it cannot run offline and is not part of CI).
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, tempDir, cleanup, harnessRequire } from './harness.mjs';
 import { scenarios } from './integration-scenarios.mjs';
@@ -8,7 +9,7 @@ const { runTests } = harnessRequire('@vscode/test-electron');
 let exitCode = 0;
 for (const scenario of scenarios) {
   const base = tempDir(`an-electron-${scenario.name}-`);
-  const workspace = await scenario.setup({ base, home: process.env.HOME });
+  const workspace = await scenario.setup({ base, home: process.env.HOME ?? homedir() });
   try {
     await runTests({
       extensionDevelopmentPath: ROOT,

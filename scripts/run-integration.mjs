@@ -36,7 +36,7 @@ for (const scenario of scenarios) {
   const browser = await launchChromium(base);
   let code = 1;
   try {
-    const remote = (p) => `vscode-remote://127.0.0.1:${cs.port}${p}`;
+    const remote = (/** @type {string} */ p) => `vscode-remote://127.0.0.1:${cs.port}${p}`;
     if (scenario.secondWindow) {
       // another window on the same folder, with Agent Note from this checkout but no test suite
       const other = await browser.newPage();
@@ -55,12 +55,12 @@ for (const scenario of scenarios) {
       ['skipReleaseNotes', 'true'],
     ];
     const done = new Promise((resolveDone) => {
-      void page.exposeFunction('codeAutomationExit', (c) => resolveDone(c));
+      void page.exposeFunction('codeAutomationExit', (/** @type {number} */ c) => resolveDone(c));
     });
-    page.on('console', (m) => {
+    page.on('console', (/** @type {{ type(): string, text(): string }} */ m) => {
       if (process.env.VSH_VERBOSE) console.log(`[browser:${m.type()}] ${m.text()}`);
     });
-    page.on('pageerror', (e) => console.log(`[pageerror] ${e}`));
+    page.on('pageerror', (/** @type {Error} */ e) => console.log(`[pageerror] ${e}`));
     const url = `${cs.url}/?${target}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
     await page.goto(url);
     const timer = new Promise((r) => setTimeout(() => r('timeout'), timeoutMs));

@@ -12,14 +12,21 @@ const require = createRequire(import.meta.url);
 /** Where the transpiled sources are (esbuild.mjs writes out/; AGENTNOTE_BENCH_OUT overrides it). */
 export const OUT = process.env.AGENTNOTE_BENCH_OUT || join(ROOT, 'out');
 
-/** `require` of a transpiled source module, e.g. src('node/notes/noteStore'). */
+/**
+ * `require` of a transpiled source module, e.g. src('node/notes/noteStore').
+ * @param {string} rel
+ * @returns {any} the module's exports (untyped: loaded from out/ at run time)
+ */
 export function src(rel) {
   const p = join(OUT, 'src', `${rel}.js`);
   if (!existsSync(p)) throw new Error(`missing ${p}: build first (node esbuild.mjs)`);
   return require(p);
 }
 
-/** Deterministic PRNG (mulberry32): same data on every run. */
+/**
+ * Deterministic PRNG (mulberry32): same data on every run.
+ * @param {number} seed
+ */
 export function rng(seed) {
   let a = seed >>> 0;
   const next = () => {
@@ -31,9 +38,9 @@ export function rng(seed) {
   };
   return {
     next,
-    int: (lo, hi) => lo + Math.floor(next() * (hi - lo + 1)),
-    pick: (arr) => arr[Math.floor(next() * arr.length)],
-    hex: (n) => {
+    int: (/** @type {number} */ lo, /** @type {number} */ hi) => lo + Math.floor(next() * (hi - lo + 1)),
+    pick: /** @template T @param {T[]} arr @returns {T} */ (arr) => arr[Math.floor(next() * arr.length)],
+    hex: (/** @type {number} */ n) => {
       let s = '';
       while (s.length < n) s += Math.floor(next() * 16).toString(16);
       return s;
@@ -46,10 +53,11 @@ export function rng(seed) {
 }
 
 /** Sample statistics in ms: nearest-rank percentiles (p95 of 20 samples = the 19th smallest). */
+/** @param {number[]} samples */
 export function summarize(samples) {
   const s = [...samples].filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
   if (s.length === 0) return { n: 0, median: NaN, p95: NaN, min: NaN, max: NaN, mean: NaN };
-  const rank = (p) => s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
+  const rank = (/** @type {number} */ p) => s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
   const mid = s.length >> 1;
   const median = s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
   return { n: s.length, median, p95: rank(95), min: s[0], max: s[s.length - 1], mean: s.reduce((a, b) => a + b, 0) / s.length };
@@ -59,24 +67,43 @@ export function summarize(samples) {
  * 95 % bootstrap interval of a statistic of several samples: each iteration resamples every sample
  * (with replacement) and applies `stat` to their medians. Fixed seed. Shows how much is noise.
  */
+/**
+ * @param {number[][]} samples
+ * @param {(...medians: number[]) => number} stat
+ * @param {number} [iterations]
+ * @param {number} [seed]
+ * @returns {[number, number] | undefined}
+ */
 export function bootstrapInterval(samples, stat, iterations = 2000, seed = 17) {
   if (samples.some((xs) => !xs?.length)) return undefined;
   const r = rng(seed);
-  const resampledMedian = (xs) => summarize(Array.from({ length: xs.length }, () => xs[Math.floor(r.next() * xs.length)])).median;
+  const resampledMedian = (/** @type {number[]} */ xs) =>
+    summarize(Array.from({ length: xs.length }, () => xs[Math.floor(r.next() * xs.length)])).median;
+  /** @type {number[]} */
   const values = [];
   for (let i = 0; i < iterations; i++) values.push(stat(...samples.map(resampledMedian)));
   values.sort((x, y) => x - y);
   return [values[Math.floor(iterations * 0.025)], values[Math.ceil(iterations * 0.975) - 1]];
 }
 
-/** 95 % bootstrap interval of median(a) ÷ median(b). */
+/**
+ * 95 % bootstrap interval of median(a) ÷ median(b).
+ * @param {number[]} a
+ * @param {number[]} b
+ * @param {number} [iterations]
+ * @param {number} [seed]
+ */
 export function ratioInterval(a, b, iterations = 2000, seed = 17) {
   return bootstrapInterval([a, b], (x, y) => x / y, iterations, seed);
 }
 
 export const now = () => performance.now();
 
-/** Environment that keeps git away from the machine's global/system configuration. */
+/**
+ * Environment that keeps git away from the machine's global/system configuration.
+ * @param {string} home
+ * @param {NodeJS.ProcessEnv} [extra]
+ */
 export function gitEnv(home, extra = {}) {
   return {
     ...process.env,
@@ -100,7 +127,13 @@ export const identity = [
   'init.defaultBranch=main',
 ];
 
-/** Synchronous git in `cwd` with an isolated HOME. */
+/**
+ * Synchronous git in `cwd` with an isolated HOME.
+ * @param {string} cwd
+ * @param {string} home
+ * @param {string[]} args
+ * @param {{ env?: NodeJS.ProcessEnv, encoding?: BufferEncoding, input?: string | Buffer }} [opts]
+ */
 export function gitSync(cwd, home, args, opts = {}) {
   return execFileSync('git', [...identity, ...args], {
     cwd,
@@ -117,12 +150,15 @@ export function gitSync(cwd, home, args, opts = {}) {
  * @param {string} cmd
  * @param {string[]} args
  * @param {{ cwd?: string, env?: NodeJS.ProcessEnv, input?: string }} [opts]
+ * @returns {Promise<{ code: number | null, stdout: string, stderr: string, ms: number }>}
  */
 export function spawnTimed(cmd, args, { cwd, env, input } = {}) {
   return new Promise((res, rej) => {
     const t0 = now();
     const child = spawn(cmd, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    /** @type {Buffer[]} */
     const out = [];
+    /** @type {Buffer[]} */
     const err = [];
     child.stdout.on('data', (d) => out.push(d));
     child.stderr.on('data', (d) => err.push(d));
@@ -135,7 +171,10 @@ export function spawnTimed(cmd, args, { cwd, env, input } = {}) {
   });
 }
 
-/** Formats ms with sensible precision. */
+/**
+ * Formats ms with sensible precision.
+ * @param {number} v
+ */
 export function fmtMs(v) {
   if (!Number.isFinite(v)) return '—';
   if (v < 0.1) return `${(v * 1000).toFixed(1)} µs`;
@@ -145,4 +184,5 @@ export function fmtMs(v) {
 }
 
 const t0 = Date.now();
+/** @param {...unknown} a */
 export const log = (...a) => console.log(`[bench +${((Date.now() - t0) / 1000).toFixed(1)}s]`, ...a);

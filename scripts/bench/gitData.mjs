@@ -35,6 +35,7 @@ const WORDS = [
   'state',
 ];
 
+/** @param {number} lineCount */
 function initialBigFile(lineCount) {
   const lines = [];
   let fn = 0;
@@ -56,6 +57,7 @@ function initialBigFile(lineCount) {
   return lines.slice(0, lineCount);
 }
 
+/** @param {number} i */
 function featureFile(i) {
   const id = String(i + 1).padStart(2, '0');
   const lines = [`// Feature module ${id}.`, ''];
@@ -72,6 +74,11 @@ function featureFile(i) {
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * @param {ReturnType<typeof rng>} r
+ * @param {number} commit
+ * @param {number} j
+ */
 function editLine(r, commit, j) {
   const w = r.pick(WORDS);
   return `  const ${w}${commit}_${j} = ${r.pick(WORDS)}Value(${r.int(1, 999)}, '${w}-${commit}'); // rev ${commit}`;
@@ -80,6 +87,7 @@ function editLine(r, commit, j) {
 /**
  * Builds the history repository in `dir` (created). Returns facts the measurements need.
  * `home` is an isolated HOME for git (no user/system configuration).
+ * @param {{ dir: string, home: string, commits?: number, lineCount?: number, seed?: number }} opts
  */
 export async function buildHistoryRepo({ dir, home, commits = 2000, lineCount = 5000, seed = 42 }) {
   const { encodeNote, decodeNote } = src('core/notes/noteCodec');
@@ -91,14 +99,16 @@ export async function buildHistoryRepo({ dir, home, commits = 2000, lineCount = 
   /** owner[i] = commit number (1-based) that last changed line i+1 */
   const owner = lines.map(() => 1);
   const baseTime = Date.UTC(2026, 0, 5, 9, 0, 0) / 1000;
+  /** @type {Buffer[]} */
   const chunks = [];
   let size = 0;
+  /** @param {string | Buffer} s */
   const emit = (s) => {
     const b = typeof s === 'string' ? Buffer.from(s, 'utf8') : s;
     chunks.push(b);
     size += b.length;
   };
-  const data = (s) => `data ${Buffer.byteLength(s, 'utf8')}\n${s}\n`;
+  const data = (/** @type {string} */ s) => `data ${Buffer.byteLength(s, 'utf8')}\n${s}\n`;
   const notes = [];
   const child = spawn('git', ['fast-import', '--quiet', '--done'], { cwd: dir, env: gitEnv(home), stdio: ['pipe', 'ignore', 'pipe'] });
   let stderr = '';
@@ -234,9 +244,13 @@ export async function buildHistoryRepo({ dir, home, commits = 2000, lineCount = 
 /**
  * Lines (1-based) whose last change is a noted commit, spread over the file (deterministic pick).
  * Each entry has the expected sha and how many commits back it is (blame depth).
+ * @param {Awaited<ReturnType<typeof buildHistoryRepo>>} repo
+ * @param {number} count
+ * @param {number} [seed]
  */
 export function pickNotedLines(repo, count, seed = 7) {
   const r = rng(seed);
+  /** @type {number[]} */
   const candidates = [];
   repo.lineOwners.forEach((sha, i) => {
     if (repo.noted.has(sha)) candidates.push(i + 1);

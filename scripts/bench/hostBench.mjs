@@ -392,7 +392,7 @@ async function pairedSeries(a, b, home, count) {
   const watchers = { enabled: processWatcher(a.pid), disabled: processWatcher(b.pid) };
   watchers.enabled.start('commits');
   watchers.disabled.start('commits');
-  const out = { enabled: [], disabled: [] };
+  const out = { enabled: /** @type {number[]} */ ([]), disabled: /** @type {number[]} */ ([]) };
   const quietWaits = [];
   const commitIn = async (side, i) => {
     appendFileSync(join(side.ws, 'README.md'), `change ${i} ${Date.now()}\n`);
@@ -409,7 +409,8 @@ async function pairedSeries(a, b, home, count) {
     const first = i % 2 === 0 ? 'enabled' : 'disabled';
     const second = first === 'enabled' ? 'disabled' : 'enabled';
     const side = { enabled: a, disabled: b };
-    const ms = {};
+    /** @type {Record<'enabled' | 'disabled', number>} */
+    const ms = { enabled: 0, disabled: 0 };
     ms[first] = await commitIn(side[first], i);
     ms[second] = await commitIn(side[second], i);
     if (i >= 2) {

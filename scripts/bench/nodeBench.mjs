@@ -542,7 +542,7 @@ export async function tailBench({ bigFile, sessionId, cwd, dir, samples = 40 }) 
   closeSync(fd);
   writeFileSync(small, head.subarray(0, head.lastIndexOf(10) + 1));
   const make = (file) => {
-    const state = { delivered: undefined, events: 0 };
+    const state = { delivered: /** @type {number | undefined} */ (undefined), events: 0 };
     const tailer = new TranscriptTailer({
       agent: 'claude',
       filePath: file,
@@ -699,10 +699,10 @@ export async function notesMergeBench({ dir, home, count = 1000, samples = 3 }) 
   const out = {
     count,
     conflicts: count,
-    worker: { stallMs: [], ms: [] },
-    inThread: { stallMs: [], ms: [] },
-    idle: { stallMs: [] },
-    threadIds: [],
+    worker: { stallMs: /** @type {number[]} */ ([]), ms: /** @type {number[]} */ ([]) },
+    inThread: { stallMs: /** @type {number[]} */ ([]), ms: /** @type {number[]} */ ([]) },
+    idle: { stallMs: /** @type {number[]} */ ([]) },
+    threadIds: /** @type {(number | undefined)[]} */ ([]),
   };
   // control: the same watch over the same time with nothing to do (what the machine alone costs the thread)
   const idleFor = (ms) => watched(() => new Promise((res) => setTimeout(res, ms)));
@@ -838,7 +838,14 @@ export async function rewriteBench({ dir, home, commits = 30, history = 5000, sa
   // as the extension has it: note blobs read through one cat-file --batch process
   const blobs = new BlobStore(runner, {});
   const notes = new NoteStore(runner, { blobs, trustCacheUntilInvalidated: true });
-  const out = { commits, history, ms: [], rebaseMs: [], checks: [], gitCalls: 0 };
+  const out = {
+    commits,
+    history,
+    ms: /** @type {number[]} */ ([]),
+    rebaseMs: /** @type {number[]} */ ([]),
+    checks: /** @type {{ written: number; right: number; of: number }[]} */ ([]),
+    gitCalls: 0,
+  };
   for (let s = 0; s < samples; s++) {
     git(['checkout', '-q', '-B', 'feature', featureTip]);
     const t0 = now();
@@ -1001,7 +1008,15 @@ export async function derivedBench({ dir, home, notes = 5000, commits = 200, sam
   forgetDerivationMemory();
   await derive();
   const state0 = readFileSync(stateFile, 'utf8');
-  const out = { notes: notes + half, commits, warm: [], cold: [], fetchMs: [], checks: [], gitCalls: 0 };
+  const out = {
+    notes: notes + half,
+    commits,
+    warm: /** @type {number[]} */ ([]),
+    cold: /** @type {number[]} */ ([]),
+    fetchMs: /** @type {number[]} */ ([]),
+    checks: /** @type {{ mode: string; derived: number; right: number; wrong: number; of: number }[]} */ ([]),
+    gitCalls: 0,
+  };
   const check = () => {
     let right = 0;
     let wrong = 0;

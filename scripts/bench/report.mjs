@@ -3,6 +3,8 @@
 import { fmtMs, summarize } from './common.mjs';
 
 /** @typedef {ReturnType<typeof summarize>} Stats */
+/** @typedef {ReturnType<typeof row>} Row */
+/** @typedef {'pass' | 'fail' | 'missing' | 'info'} Status */
 
 /**
  * A row: what was measured, its goal, statistics of its samples, the baseline measured in the same
@@ -18,6 +20,7 @@ export function row({ id, what, unit, goal = '—', samples, baseline, baselineL
   const stats = summarize(samples ?? []);
   const base = baseline ? summarize(baseline) : undefined;
   const ratio = ratioOverride ?? (base && stats.n && base.median ? stats.median / base.median : undefined);
+  /** @type {Status} */
   let status = 'info';
   let reason;
   if (check) {
@@ -46,6 +49,11 @@ export function row({ id, what, unit, goal = '—', samples, baseline, baselineL
   };
 }
 
+/**
+ * @param {number} v
+ * @param {string} unit
+ * @param {number} [decimals]
+ */
 function fmtVal(v, unit, decimals) {
   if (!Number.isFinite(v)) return '—';
   if (unit === 'ms') return fmtMs(v);
@@ -53,6 +61,7 @@ function fmtVal(v, unit, decimals) {
   return `${v.toFixed(d)} ${unit}`;
 }
 
+/** @param {number | undefined} r */
 function fmtRatio(r) {
   if (r === undefined || !Number.isFinite(r)) return '—';
   if (r === 0) return '0';
@@ -63,22 +72,28 @@ function fmtRatio(r) {
 
 const statusText = { pass: '✅ pass', fail: '❌ FAIL', missing: '⚠️ missing', info: 'info' };
 
-/** The Markdown table of the rows. */
+/**
+ * The Markdown table of the rows.
+ * @param {Row[]} rows
+ */
 export function markdownTable(rows) {
   const head =
     '| what | goal | median | p95 | min | max | n | baseline median | ratio (÷ baseline) | result |\n|---|---|---|---|---|---|---|---|---|---|';
   const body = rows.map((r) => {
     const s = r.stats;
-    const f = (v) => fmtVal(v, r.unit, r.decimals);
+    const f = (/** @type {number} */ v) => fmtVal(v, r.unit, r.decimals);
     return `| ${r.what} | ${r.goal} | ${f(s.median)} | ${f(s.p95)} | ${f(s.min)} | ${f(s.max)} | ${s.n} | ${r.baseline ? `${f(r.baseline.median)} — ${r.baselineLabel}` : '—'} | ${fmtRatio(r.ratio)} | ${statusText[r.status]} |`;
   });
   return `${head}\n${body.join('\n')}`;
 }
 
-/** Plain-text table for the terminal. */
+/**
+ * Plain-text table for the terminal.
+ * @param {Row[]} rows
+ */
 export function textTable(rows) {
   const cols = rows.map((r) => {
-    const f = (v) => fmtVal(v, r.unit, r.decimals);
+    const f = (/** @type {number} */ v) => fmtVal(v, r.unit, r.decimals);
     return [
       statusText[r.status],
       r.what.replace(/`/g, ''),
@@ -93,11 +108,17 @@ export function textTable(rows) {
   });
   const header = ['result', 'what', 'goal', 'median', 'p95', 'min', 'max', 'baseline', 'ratio'];
   const widths = header.map((h, i) => Math.min(i === 1 ? 70 : 40, Math.max(h.length, ...cols.map((c) => c[i].length))));
-  const line = (c) => c.map((v, i) => (v.length > widths[i] ? `${v.slice(0, widths[i] - 1)}…` : v.padEnd(widths[i]))).join('  ');
+  const line = (/** @type {string[]} */ c) =>
+    c.map((v, i) => (v.length > widths[i] ? `${v.slice(0, widths[i] - 1)}…` : v.padEnd(widths[i]))).join('  ');
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...cols.map(line)].join('\n');
 }
 
-/** Whole latest.md. */
+/**
+ * Whole latest.md.
+ * @param {{
+ *   rows: Row[], env: Record<string, string | number | undefined>, data: string[], notes: string[], durationMs: number, quick: boolean,
+ * }} report
+ */
 export function markdownReport({ rows, env, data, notes, durationMs, quick }) {
   const failed = rows.filter((r) => r.status === 'fail' || r.status === 'missing');
   const lines = [

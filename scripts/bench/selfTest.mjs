@@ -27,7 +27,9 @@ describe('bootstrap intervals', () => {
   it('contain the point estimate, are deterministic, and shrink to a point without noise', () => {
     const a = Array.from({ length: 25 }, (_, i) => 100 + ((i * 37) % 23));
     const b = Array.from({ length: 25 }, (_, i) => 80 + ((i * 11) % 17));
-    const [lo, hi] = ratioInterval(a, b);
+    const interval = ratioInterval(a, b);
+    assert.ok(interval);
+    const [lo, hi] = interval;
     const point = summarize(a).median / summarize(b).median;
     assert.ok(lo <= point && point <= hi && lo < hi);
     assert.deepEqual(ratioInterval(a, b), [lo, hi]);
@@ -139,25 +141,27 @@ describe('goal evaluation of a run', () => {
   it('takes the commit ratio as the median of the per-pair ratios', () => {
     assert.equal(rows['commit-overhead'].status, 'pass');
     assert.equal(rows['commit-overhead'].ratio, 1);
-    assert.match(rows['commit-overhead'].note, /3 pairs/);
-    assert.match(rows['commit-overhead'].note, /`hash-object` ×2/);
+    assert.match(rows['commit-overhead'].note ?? '', /3 pairs/);
+    assert.match(rows['commit-overhead'].note ?? '', /`hash-object` ×2/);
   });
   it('pairs each commit with the commit next to it: a slow stretch of the machine cancels out', () => {
     // the machine slowed down 3× for a while (both sides of those pairs); the medians of the two
     // series would call that overhead (30 ÷ 10 = 3), the per-commit pairs do not
     const drifted = { ...results, host: { ...results.host, commitPair: commitPair([10, 30, 30, 30, 10], [10, 30, 30, 10, 10]) } };
     const r = buildRows(drifted, 300_000).find((x) => x.id === 'commit-overhead');
+    assert.ok(r);
     assert.equal(r.ratio, 1);
     assert.equal(r.status, 'pass');
     // a real 20 % overhead on every commit is still caught
     const slower = { ...results, host: { ...results.host, commitPair: commitPair([12, 36, 36, 12, 12], [10, 30, 30, 10, 10]) } };
     const s = buildRows(slower, 300_000).find((x) => x.id === 'commit-overhead');
+    assert.ok(s?.ratio !== undefined);
     assert.ok(Math.abs(s.ratio - 1.2) < 1e-9);
     assert.equal(s.status, 'fail');
   });
   it('reports a missing commit pair as missing', () => {
     const none = { ...results, host: { ...results.host, commitPair: undefined } };
-    assert.equal(buildRows(none, 300_000).find((x) => x.id === 'commit-overhead').status, 'missing');
+    assert.equal(buildRows(none, 300_000).find((x) => x.id === 'commit-overhead')?.status, 'missing');
   });
   it('takes extra RSS as enabled − disabled, the ratio as enabled ÷ disabled', () => {
     assert.equal(rows.rss.stats.median, 40);

@@ -59,18 +59,28 @@ const PROMPTS = [
   'write a short README section about the pipeline steps',
 ];
 
+/** @typedef {ReturnType<typeof rng>} Rng */
+/**
+ * What a session writer needs: its working directory, id, PRNG, time span and the files it touches.
+ * @typedef {{ cwd: string, sessionId: string, r: Rng, startMs: number, endMs: number, files: string[], projectHash: string }} SessionCtx
+ */
+
+/** @param {Rng} r */
 function makeText(r) {
   return {
+    /** @param {number} lines */
     code(lines) {
       const out = [];
       for (let i = 0; i < lines; i++) out.push(r.pick(CODE));
       return `${out.join('\n')}\n`;
     },
+    /** @param {number} sentences */
     prose(sentences) {
       const out = [];
       for (let i = 0; i < sentences; i++) out.push(r.pick(PROSE));
       return out.join(' ');
     },
+    /** @param {number} lines */
     output(lines) {
       const out = [];
       for (let i = 0; i < lines; i++) out.push(`  ✓ ${r.pick(PROSE).slice(0, 40)} (${r.int(1, 90)} ms)`);
@@ -81,12 +91,15 @@ function makeText(r) {
 
 /** Appends JSONL lines to a file in 1 MiB writes until `bytes` is reached. */
 class JsonlWriter {
+  /** @param {string} file */
   constructor(file) {
     this.fd = openSync(file, 'w');
+    /** @type {string[]} */
     this.parts = [];
     this.pending = 0;
     this.size = 0;
   }
+  /** @param {unknown} obj */
   line(obj) {
     const s = `${JSON.stringify(obj)}\n`;
     this.parts.push(s);
@@ -106,11 +119,16 @@ class JsonlWriter {
   }
 }
 
-const iso = (ms) => new Date(ms).toISOString();
+const iso = (/** @type {number} */ ms) => new Date(ms).toISOString();
 
 /**
  * Record times spread evenly (with jitter) from startMs to endMs for a file of `bytes` with about
  * `bytesPerTick` bytes per timestamped record; never later than endMs (no future timestamps).
+ * @param {Rng} r
+ * @param {number} startMs
+ * @param {number} endMs
+ * @param {number} bytes
+ * @param {number} bytesPerTick
  */
 function sessionClock(r, startMs, endMs, bytes, bytesPerTick) {
   const step = (endMs - startMs) / Math.max(1, bytes / bytesPerTick);
@@ -125,10 +143,16 @@ function sessionClock(r, startMs, endMs, bytes, bytesPerTick) {
 
 // ── Claude Code ────────────────────────────────────────────────────────────────────────────────
 
+/**
+ * @param {string} file
+ * @param {number} bytes
+ * @param {SessionCtx} ctx
+ */
 function writeClaude(file, bytes, { cwd, sessionId, r, startMs, endMs, files }) {
   const w = new JsonlWriter(file);
   const t = makeText(r);
   const clock = sessionClock(r, startMs, endMs, bytes, 7000);
+  /** @type {string | null} */
   let parent = null;
   let n = 0;
   const base = () => ({
@@ -141,12 +165,20 @@ function writeClaude(file, bytes, { cwd, sessionId, r, startMs, endMs, files }) 
     entrypoint: 'cli',
     isSidechain: false,
   });
+  /**
+   * @param {string} type
+   * @param {Record<string, unknown>} extra
+   */
   const rec = (type, extra) => {
     const uuid = `${sessionId.slice(0, 8)}-${(n++).toString(16).padStart(8, '0')}`;
     const o = { type, uuid, parentUuid: parent, ...base(), ...extra };
     parent = uuid;
     w.line(o);
   };
+  /**
+   * @param {string} msgId
+   * @param {unknown[]} content
+   */
   const assistant = (msgId, content) =>
     rec('assistant', {
       requestId: `req_${msgId}`,
@@ -257,10 +289,19 @@ function writeClaude(file, bytes, { cwd, sessionId, r, startMs, endMs, files }) 
 
 // ── Codex CLI ──────────────────────────────────────────────────────────────────────────────────
 
+/**
+ * @param {string} file
+ * @param {number} bytes
+ * @param {SessionCtx} ctx
+ */
 function writeCodex(file, bytes, { cwd, sessionId, r, startMs, endMs, files }) {
   const w = new JsonlWriter(file);
   const t = makeText(r);
   const clock = sessionClock(r, startMs, endMs, bytes, 1250);
+  /**
+   * @param {string} type
+   * @param {Record<string, unknown>} payload
+   */
   const line = (type, payload) => w.line({ timestamp: iso(clock.next()), type, payload });
   line('session_meta', {
     id: sessionId,
@@ -349,6 +390,11 @@ function writeCodex(file, bytes, { cwd, sessionId, r, startMs, endMs, files }) {
 
 // ── Cursor (agent transcripts JSONL) ───────────────────────────────────────────────────────────
 
+/**
+ * @param {string} file
+ * @param {number} bytes
+ * @param {SessionCtx} ctx
+ */
 function writeCursor(file, bytes, { cwd, r, files }) {
   const w = new JsonlWriter(file);
   const t = makeText(r);
@@ -411,6 +457,11 @@ function writeCursor(file, bytes, { cwd, r, files }) {
 
 // ── Gemini CLI (JSONL with upserts) ────────────────────────────────────────────────────────────
 
+/**
+ * @param {string} file
+ * @param {number} bytes
+ * @param {SessionCtx} ctx
+ */
 function writeGemini(file, bytes, { cwd, sessionId, r, startMs, endMs, files, projectHash }) {
   const w = new JsonlWriter(file);
   const t = makeText(r);
@@ -474,9 +525,9 @@ function writeGemini(file, bytes, { cwd, sessionId, r, startMs, endMs, files, pr
   return { file, bytes: w.size, turns: turn };
 }
 
-const stamp = (ms) => {
+const stamp = (/** @type {number} */ ms) => {
   const d = new Date(ms);
-  const p = (n) => String(n).padStart(2, '0');
+  const p = (/** @type {number} */ n) => String(n).padStart(2, '0');
   return {
     y: d.getUTCFullYear(),
     mo: p(d.getUTCMonth() + 1),
@@ -498,6 +549,7 @@ export function writeTranscripts({ home, cwd, files, plan = defaultPlan, seed = 
   const { claudeProjectDirName, cursorProjectSlug, geminiProjectSlug, geminiProjectHash } = src('core/transcripts/projectSlugs');
   const r = rng(seed);
   const nowMs = Date.now();
+  /** @type {{ agent: string, sessionId: string, file: string, bytes: number, turns: number }[]} */
   const out = [];
   const claudeDir = join(home, '.claude', 'projects', claudeProjectDirName(cwd).name);
   mkdirSync(claudeDir, { recursive: true });

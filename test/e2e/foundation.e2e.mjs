@@ -4,6 +4,7 @@ import { makeGitFixture, codeServerCli } from '../../scripts/harness.mjs';
 import { openWorkbench, runCommand, shot } from './workbench.mjs';
 
 describe('Agent Note in code-server (packaged .vsix)', function () {
+  /** @type {Awaited<ReturnType<typeof openWorkbench>>} set by `before` */
   let wb;
 
   before(async function () {

@@ -7,6 +7,9 @@ import assert from 'node:assert/strict';
 import { createDemoRepository } from '../../scripts/demo-repo.mjs';
 import { openWorkbench, partShot, runCommand, shot, union } from './workbench.mjs';
 
+/** @typedef {import('./workbench.mjs').Page} Page */
+/** @typedef {any} Frame Playwright's Frame (untyped here, as Page) */
+
 const themes = [
   ['dark', 'Default Dark Modern'],
   ['light', 'Default Light Modern'],
@@ -14,6 +17,11 @@ const themes = [
 ];
 
 /** The webview frame whose document shows `selector`, once its fonts are loaded. */
+/**
+ * @param {Page} page
+ * @param {string} selector
+ * @param {number} [ms]
+ */
 async function frameWith(page, selector, ms = 30_000) {
   const deadline = Date.now() + ms;
   for (;;) {
@@ -31,6 +39,7 @@ async function frameWith(page, selector, ms = 30_000) {
 }
 
 /** The codicon font is loaded in a webview and draws its icons (not a missing-glyph box). */
+/** @param {Frame} frame */
 async function assertCodicons(frame) {
   const r = await frame.evaluate(async () => {
     await document.fonts.ready;
@@ -53,6 +62,7 @@ async function assertCodicons(frame) {
 }
 
 /** The body of a webview uses the theme's colours (editor background and foreground). */
+/** @param {Frame} frame */
 async function themeColours(frame) {
   return frame.evaluate(() => {
     const cs = getComputedStyle(document.body);
@@ -68,11 +78,18 @@ async function themeColours(frame) {
 }
 
 /** The content frame of the (last opened) webview panel. */
+/** @param {Page} page */
 function webview(page) {
   return page.frameLocator('iframe.webview.ready >> nth=-1').frameLocator('#active-frame');
 }
 
 /** Waits until some webview frame shows `selector` containing `text` (panels open side by side). */
+/**
+ * @param {Page} page
+ * @param {string} selector
+ * @param {string | RegExp} text
+ * @param {number} [ms]
+ */
 async function inSomeWebview(page, selector, text, ms = 30_000) {
   const deadline = Date.now() + ms;
   for (;;) {
@@ -88,6 +105,10 @@ async function inSomeWebview(page, selector, text, ms = 30_000) {
   }
 }
 
+/**
+ * @param {Page} page
+ * @param {string} rel
+ */
 async function openFile(page, rel) {
   await page.keyboard.press('Escape');
   await page.keyboard.press('Control+P');
@@ -102,6 +123,10 @@ async function openFile(page, rel) {
   await page.locator('.monaco-editor .view-lines').first().waitFor();
 }
 
+/**
+ * @param {Page} page
+ * @param {number} line
+ */
 async function goToLine(page, line) {
   await page.keyboard.press('Control+G');
   const input = page.locator('.quick-input-widget input');
@@ -112,6 +137,7 @@ async function goToLine(page, line) {
 
 for (const [name, theme] of themes) {
   describe(`editor surfaces on the demo repository (${name} theme)`, function () {
+    /** @type {Awaited<ReturnType<typeof openWorkbench>>} set by `before` */
     let wb;
 
     before(async function () {
@@ -239,7 +265,7 @@ for (const [name, theme] of themes) {
           await wb.page.keyboard.press('Enter');
         };
         await openWalkthrough();
-        const step = (title) => wb.page.locator('.getting-started-step', { hasText: title }).first();
+        const step = (/** @type {string} */ title) => wb.page.locator('.getting-started-step', { hasText: title }).first();
         await step('Open a git repository').waitFor({ timeout: 30_000 });
         for (const title of ['See what Agent Note found', 'Commit and get your first note', 'Where to look', 'Sharing and privacy'])
           await step(title).waitFor();

@@ -7,6 +7,13 @@ import { ROOT, log, tempDir, prepareDirs, startCodeServer, launchChromium, codeS
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 export const VSIX = join(ROOT, `dist/agent-note-${pkg.version}.vsix`);
+/**
+ * Playwright's Page. playwright-core is installed under test/harness (by `node scripts/bootstrap.mjs harness`),
+ * outside what tsc resolves from here, and reaches us untyped through `harnessRequire`.
+ * @typedef {any} Page
+ */
+/** @typedef {{ x: number, y: number, width: number, height: number }} Box */
+
 export const SHOTS = process.env.AN_SCREENSHOTS || join(ROOT, 'test-results');
 
 /**
@@ -50,6 +57,10 @@ export async function openWorkbench({ setup, settings = {}, theme }) {
 }
 
 /** Runs a command from the palette (F1), by its visible title. */
+/**
+ * @param {Page} page
+ * @param {string} title
+ */
 export async function runCommand(page, title) {
   await page.keyboard.press('Escape');
   await page.keyboard.press('F1');
@@ -69,6 +80,10 @@ export async function runCommand(page, title) {
   await page.keyboard.press('Enter');
 }
 
+/**
+ * @param {Page} page
+ * @param {string} name
+ */
 export async function shot(page, name) {
   await page.screenshot({ path: join(SHOTS, `${name}.png`) });
 }
@@ -80,8 +95,14 @@ export const MEDIA_SHOTS = join(ROOT, 'media', 'screenshots');
  * A picture of one part of the window (`box`: a locator, or a {x, y, width, height} clip), saved in
  * test-results/ and, with AN_UPDATE_SCREENSHOTS=1, as media/screenshots/<name>.png.
  */
+/**
+ * @param {Page} page
+ * @param {string} name
+ * @param {Box | { boundingBox(): Promise<Box | null> }} box
+ * @param {number} [pad]
+ */
 export async function partShot(page, name, box, pad = 8) {
-  const b = typeof box.boundingBox === 'function' ? await box.boundingBox() : box;
+  const b = 'boundingBox' in box ? await box.boundingBox() : box;
   assert.ok(b, `nothing to photograph for ${name}`);
   const vp = page.viewportSize();
   const x = Math.max(0, Math.floor(b.x - pad));
@@ -100,8 +121,9 @@ export async function partShot(page, name, box, pad = 8) {
 }
 
 /** The union of several bounding boxes. */
+/** @param {...(Box | null | undefined)} boxes */
 export function union(...boxes) {
-  const bs = boxes.filter(Boolean);
+  const bs = boxes.filter((b) => b !== null && b !== undefined);
   const x = Math.min(...bs.map((b) => b.x));
   const y = Math.min(...bs.map((b) => b.y));
   return { x, y, width: Math.max(...bs.map((b) => b.x + b.width)) - x, height: Math.max(...bs.map((b) => b.y + b.height)) - y };
