@@ -687,8 +687,12 @@ export class TranscriptDiscovery {
     const store = agentDefinition(root.agent).store;
     if (store.kind !== 'repositoryFile') return;
     const file = path.join(root.dir, store.fileName);
-    const real = await this.realpathOf(file);
-    if (real === undefined) {
+    // not through the realpath cache: the file appears later, and a cached miss would hide it
+    let real: string;
+    try {
+      real = await this.fs.realpath(file);
+    } catch (e) {
+      this.fsError(e, file);
       watch.add(root.dir);
       return;
     }
