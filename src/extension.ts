@@ -33,6 +33,12 @@ export interface AgentNoteApi {
   settings(root: string): Readonly<AgentNoteConfig> | undefined;
   /** Transcripts tailed now in the repository at `root`, per agent. */
   tailedTranscripts(root: string): Partial<Record<string, number>>;
+  /**
+   * The editor's storage folders as the extension read them from its context (`userDir` is the
+   * `<User>` folder whose `globalStorage/<extension>/tasks` editor agents write) and the editor
+   * agents' storage settings.
+   */
+  editorStorage(): { userDir?: string; workspaceStorageDir?: string; customStoragePaths?: Readonly<Record<string, string>> };
   /** Status bar text ('' when hidden). */
   statusBarText(): string;
   /** The status bar tooltip as assigned (Markdown value and trust), undefined when none. */
@@ -112,6 +118,7 @@ export function activate(context: vscode.ExtensionContext): AgentNoteApi {
       })),
     settings: (root) => s.registry.all.find((r) => r.root === root)?.settings,
     tailedTranscripts: (root) => s.registry.all.find((r) => r.root === root)?.tailedTranscripts() ?? {},
+    editorStorage: () => ({ ...s.editorStorage }),
     recordCommit: async (root, rev) => (await s.registry.all.find((r) => r.root === root)?.recordAgain(rev))?.kind,
     statusBarText: () => surfaces.statusBar?.visibleText ?? '',
     statusBarTooltip: () => {

@@ -6,6 +6,7 @@ import { GitExtensionAdapter } from './git/gitExtension';
 import { RepositoryRegistry } from './repositoryRegistry';
 import { contextKeys } from './constants';
 import type { EditorStorage } from '../core/agents/registry/editorUserDirs';
+import { agentDefinitions } from '../core/agents/registry/registry';
 
 /**
  * Composition root: builds the services (constructors do no I/O), owns their disposables and
@@ -15,6 +16,11 @@ export class Services implements vscode.Disposable {
   readonly log: HostLogger;
   readonly git: GitExtensionAdapter;
   readonly registry: RepositoryRegistry;
+  /**
+   * The running editor's storage folders and the editor agents' own storage settings; one object
+   * shared down to discovery, updated in place when such a setting changes (read at the next scan).
+   */
+  readonly editorStorage: EditorStorage;
   config: AgentNoteConfig;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly configEmitter = new vscode.EventEmitter<AgentNoteConfig>();
@@ -27,6 +33,7 @@ export class Services implements vscode.Disposable {
   constructor(readonly context: vscode.ExtensionContext) {
     this.log = this.own(new HostLogger());
     this.config = readConfig();
+    this.editorStorage = editorStorageOf(context);
     this.git = this.own(new GitExtensionAdapter(this.log.child('git')));
     this.registry = this.own(
       new RepositoryRegistry(
@@ -34,8 +41,13 @@ export class Services implements vscode.Disposable {
         this.log.child('registry'),
         (c) => this.log.child(c),
         (scope) => readConfig(scope),
-        editorStorageOf(context),
+        this.editorStorage,
       ),
+    );
+    this.own(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (storageSettings().some((k) => e.affectsConfiguration(k))) this.editorStorage.customStoragePaths = customStoragePaths();
+      }),
     );
     this.own(this.configEmitter);
     this.own(
@@ -98,5 +110,27 @@ export class Services implements vscode.Disposable {
 function editorStorageOf(context: vscode.ExtensionContext): EditorStorage {
   const dirOf = (uri: vscode.Uri | undefined) => (uri?.scheme === 'file' ? path.dirname(uri.fsPath) : undefined);
   const globalDir = dirOf(context.globalStorageUri);
-  return { userDir: globalDir !== undefined ? path.dirname(globalDir) : undefined, workspaceStorageDir: dirOf(context.storageUri) };
+  return {
+    userDir: globalDir !== undefined ? path.dirname(globalDir) : undefined,
+    workspaceStorageDir: dirOf(context.storageUri),
+    customStoragePaths: customStoragePaths(),
+  };
+}
+
+/** The editor agents' own settings that move their storage (`roo-cline.customStoragePath`). */
+function storageSettings(): string[] {
+  return agentDefinitions.flatMap((d) =>
+    d.store.kind === 'editorExtension' && d.store.customStoragePathSetting ? [d.store.customStoragePathSetting] : [],
+  );
+}
+
+/** Their current values (user or workspace scope; empty values left out). */
+function customStoragePaths(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key of storageSettings()) {
+    const dot = key.lastIndexOf('.');
+    const value = vscode.workspace.getConfiguration(key.slice(0, dot)).get<unknown>(key.slice(dot + 1));
+    if (typeof value === 'string' && value.trim()) out[key] = value.trim();
+  }
+  return out;
 }

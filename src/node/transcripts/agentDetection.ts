@@ -1,10 +1,13 @@
+import * as path from 'node:path';
 import { stat } from 'node:fs/promises';
 import { agentIds, type AgentId } from '../../core/model/agentEvents';
+import { agentDefinition } from '../../core/agents/registry/registry';
+import type { EditorStorage } from '../../core/agents/registry/editorUserDirs';
 import { transcriptLocations, type AgentRoot } from './transcriptLocations';
 
 export interface AgentHomeStatus {
   agent: AgentId;
-  /** At least one of its transcript directories exists. */
+  /** At least one of its transcript directories exists (Aider: its history file in one of the repositories). */
   found: boolean;
   /** Where the first existing (else the default) directory comes from. */
   source: AgentRoot['source'];
@@ -12,20 +15,40 @@ export interface AgentHomeStatus {
   dirs: { dir: string; exists: boolean }[];
 }
 
-/** Whether each agent's transcript directories exist (default homes, environment overrides, extra roots). */
+/**
+ * Whether each agent's transcript directories exist (default homes, environment overrides, extra
+ * roots, editor storage folders, the history file in each open repository).
+ */
 export async function detectAgentHomes(opts: {
   homeDir: string;
   env?: Readonly<Record<string, string | undefined>>;
   extraRoots?: readonly string[];
+  editorStorage?: EditorStorage;
+  repoRoots?: readonly string[];
+  platform?: string;
 }): Promise<AgentHomeStatus[]> {
-  const roots = transcriptLocations({ homeDir: opts.homeDir, env: opts.env, extraRoots: opts.extraRoots, enabledAgents: agentIds });
+  const base = {
+    homeDir: opts.homeDir,
+    env: opts.env,
+    extraRoots: opts.extraRoots,
+    editorStorage: opts.editorStorage,
+    platform: opts.platform,
+  };
+  const roots = transcriptLocations({ ...base, enabledAgents: agentIds });
+  for (const repoRoot of opts.repoRoots ?? []) {
+    for (const r of transcriptLocations({ ...base, repoRoot, enabledAgents: agentIds })) {
+      if (r.source === 'repository' && !roots.some((x) => x.agent === r.agent && x.dir === r.dir)) roots.push(r);
+    }
+  }
   const exists = await Promise.all(
-    roots.map((r) =>
-      stat(r.dir).then(
-        (s) => s.isDirectory(),
+    roots.map((r) => {
+      const store = agentDefinition(r.agent).store;
+      const target = store.kind === 'repositoryFile' ? path.join(r.dir, store.fileName) : r.dir;
+      return stat(target).then(
+        (s) => (store.kind === 'repositoryFile' ? s.isFile() : s.isDirectory()),
         () => false,
-      ),
-    ),
+      );
+    }),
   );
   return agentIds.map((agent) => {
     const mine = roots.map((r, i) => ({ r, exists: exists[i] })).filter((x) => x.r.agent === agent);
@@ -33,8 +56,9 @@ export async function detectAgentHomes(opts: {
     return {
       agent,
       found: mine.some((x) => x.exists),
-      source: mine[0]?.r.source ?? 'default',
-      dirs: mine.map((x) => ({ dir: x.r.dir, exists: x.exists })),
+      source: mine[0]?.r.source ?? (agentDefinition(agent).store.kind === 'repositoryFile' ? 'repository' : 'default'),
+      // an editor agent has a candidate folder per editor flavour: only the existing ones and the running editor's are worth showing
+      dirs: mine.filter((x) => x.exists || x.r.source !== 'editor' || x.r.current).map((x) => ({ dir: x.r.dir, exists: x.exists })),
     };
   });
 }

@@ -33,6 +33,11 @@ import { hostPathRules } from '../util/hostPaths';
  * - Gemini: `tmp/<sha256(root)>` (legacy), slugs mapped in `projects.json`, `.project_root`
  *   markers, else a slug-related directory whose chat head has our `projectHash` or an absolute
  *   path inside the repo.
+ * - Cline family: every task folder of `<storage>/tasks/`, confirmed by the
+ *   `# Current Working Directory (…)` line of its first environment details, else by an absolute
+ *   path inside the repo in its head. The storage folder is watched only when it exists (an
+ *   extension installed later is found by the periodic rescan).
+ * - Aider: `.aider.chat.history.md` at the work tree root (the root is watched until it exists).
  *
  * Symlinks must resolve inside the agent's home; unreadable directories are skipped and counted;
  * transcripts older than `maxAgeDays` are skipped with one stat; results are cached per path and
@@ -99,7 +104,7 @@ interface Ownership {
   size: number;
 }
 
-type ContentCheck = 'cwd' | 'paths' | 'geminiHash' | 'none';
+type ContentCheck = 'cwd' | 'paths' | 'geminiHash' | 'clineCwd' | 'none';
 
 const firstSmallRead = 4096;
 const dayMs = 86_400_000;
@@ -134,15 +139,27 @@ export class TranscriptDiscovery {
     const roots = await this.repoRoots();
     const found: DiscoveredTranscript[] = [];
     const watchDirs = new Set<string>();
-    for (const agentRoot of transcriptLocations(this.opts)) {
+    for (const agentRoot of transcriptLocations({ ...this.opts, repoRoot: this.repo.root })) {
       const home = (await this.realpathOf(agentRoot.home)) ?? agentRoot.home;
+      const layout = agentDefinition(agentRoot.agent).store.layout;
+      if (layout === 'clineTasks' || layout === 'repositoryFile') {
+        // these watch only what exists: an editor has many candidate user folders, and the work
+        // tree root is not an agent's home
+        try {
+          if (layout === 'clineTasks') await this.scanClineTasks(agentRoot, home, roots, found, watchDirs);
+          else await this.scanRepositoryFile(agentRoot, home, found, watchDirs);
+        } catch (e) {
+          this.count('errors');
+          this.log.warn(`transcript discovery failed under ${agentRoot.dir}: ${errorText(e)}`);
+        }
+        continue;
+      }
       // watched even when missing: the watcher then watches its nearest existing ancestor, so an
       // agent used for the first time after the window opened is picked up at once
       watchDirs.add(agentRoot.dir);
       const dirOk = await this.statDir(agentRoot.dir);
       if (!dirOk) continue;
       try {
-        const layout = agentDefinition(agentRoot.agent).store.layout;
         switch (layout) {
           case 'claudeProjects':
             await this.scanClaude(agentRoot, home, roots, found, watchDirs);
@@ -349,6 +366,12 @@ export class TranscriptDiscovery {
       const cwd = firstJsonString(head, 'cwd');
       if (cwd !== undefined) return { owned: await this.cwdOwned(cwd, roots), final: true, cwd, size };
       return { owned: fallback, final: false, size };
+    }
+    if (check === 'clineCwd') {
+      const cwd = clineCwdOf(head);
+      if (cwd !== undefined && (await this.cwdOwned(cwd, roots))) return { owned: true, final: true, cwd, size };
+      if (cwd !== undefined && !roots.some((r) => this.isInside(r, cwd))) return { owned: false, final: true, cwd, size };
+      // a parent folder of the repository (a multi-folder workspace): paths inside it decide
     }
     if (check === 'geminiHash') {
       const h = firstJsonString(head, 'projectHash');
@@ -615,6 +638,72 @@ export class TranscriptDiscovery {
     }
   }
 
+  // ─── Cline, Roo Code, Kilo Code ──────────────────────────────────────────────────────────────
+
+  private async scanClineTasks(
+    root: AgentRoot,
+    home: string,
+    roots: string[],
+    found: DiscoveredTranscript[],
+    watch: Set<string>,
+  ): Promise<void> {
+    if (!(await this.statDir(root.dir))) {
+      // the extension is installed but has no task yet: its storage folder says when one comes
+      if (await this.statDir(root.home)) watch.add(root.home);
+      return;
+    }
+    watch.add(root.dir);
+    const sessionFile = clineSessionFile(root.agent);
+    const files: string[] = [];
+    const recentMs = (this.opts.clock ?? systemClock).now() - dayMs;
+    for (const e of await this.list(root.dir)) {
+      if (e.name.startsWith('.') || e.name.startsWith('_')) continue;
+      const dir = await this.resolveEntry(root.dir, e, home);
+      if (!dir?.isDirectory) continue;
+      const file = path.join(dir.path, sessionFile);
+      let exists = false;
+      try {
+        exists = (await this.fs.stat(file)).isFile;
+      } catch (err) {
+        this.fsError(err, file);
+      }
+      if (exists) {
+        files.push(file);
+        continue;
+      }
+      // a task folder is made before its history: watch a new one until the history appears
+      try {
+        if ((await this.fs.stat(dir.path)).mtimeMs >= recentMs) watch.add(dir.path);
+      } catch (err) {
+        this.fsError(err, dir.path);
+      }
+    }
+    await this.claimFiles(found, root.agent, files, 'clineCwd', roots, false, undefined);
+  }
+
+  // ─── Aider ───────────────────────────────────────────────────────────────────────────────────
+
+  private async scanRepositoryFile(root: AgentRoot, home: string, found: DiscoveredTranscript[], watch: Set<string>): Promise<void> {
+    const store = agentDefinition(root.agent).store;
+    if (store.kind !== 'repositoryFile') return;
+    const file = path.join(root.dir, store.fileName);
+    // not through the realpath cache: the file appears later, and a cached miss would hide it
+    let real: string;
+    try {
+      real = await this.fs.realpath(file);
+    } catch (e) {
+      this.fsError(e, file);
+      watch.add(root.dir);
+      return;
+    }
+    if (!this.isInside(real, home)) {
+      this.count('symlinkEscapes');
+      return;
+    }
+    const s = await this.statTranscript(file);
+    if (s) this.push(found, root.agent, file, s, root.dir);
+  }
+
   /** Slugs that `~/.gemini/projects.json` maps to a project root inside the repository. */
   private async geminiRegistry(geminiHome: string, roots: readonly string[]): Promise<Map<string, string>> {
     const out = new Map<string, string>();
@@ -646,6 +735,24 @@ export class TranscriptDiscovery {
       this.fsError(e, dir);
       return undefined;
     }
+  }
+}
+
+/** The session file of a Cline-family agent's task folder. */
+function clineSessionFile(agent: AgentId): string {
+  const store = agentDefinition(agent).store;
+  return store.kind === 'editorExtension' ? store.sessionFile : 'api_conversation_history.json';
+}
+
+/** The working directory a Cline-family task names in its environment details (JSON-escaped in the file). */
+function clineCwdOf(head: string): string | undefined {
+  const m = /# Current (?:Working|Workspace) Directory \(((?:[^)"\\]|\\.)+?)\) Files/.exec(head);
+  if (!m) return undefined;
+  try {
+    const v = (JSON.parse(`"${m[1]}"`) as string).trim();
+    return path.isAbsolute(v) ? path.resolve(v) : undefined;
+  } catch {
+    return undefined;
   }
 }
 

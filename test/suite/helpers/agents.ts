@@ -433,3 +433,166 @@ export class GeminiSession {
     });
   }
 }
+
+/** `12/7/2026, 11:05:09 PM (UTC, UTC+0:00)`: the `# Current Time` line of Cline's environment details, in UTC. */
+function clineTime(d: Date): string {
+  const h = d.getUTCHours();
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getUTCMonth() + 1}/${d.getUTCDate()}/${d.getUTCFullYear()}, ${h % 12 || 12}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())} ${h < 12 ? 'AM' : 'PM'} (UTC, UTC+0:00)`;
+}
+
+/**
+ * A Cline task folder (`<User>/globalStorage/saoudrizwan.claude-dev/tasks/<ms>/`) as Cline 3.x
+ * writes it: `api_conversation_history.json` (native tool calls, results as text blocks with
+ * `<final_file_content>`), `ui_messages.json` and `task_metadata.json`, each rewritten whole on every
+ * change. The edit itself is applied through the editor by the test, as Cline's diff view does.
+ */
+export class ClineTask {
+  readonly id: string;
+  readonly dir: string;
+  readonly file: string;
+  private readonly messages: unknown[] = [];
+  private readonly ui: unknown[] = [];
+  private tools = 0;
+
+  constructor(
+    readonly cwd: string,
+    userDir: string,
+    readonly extensionId = 'saoudrizwan.claude-dev',
+    readonly model = 'claude-sonnet-4-5-20250929',
+  ) {
+    this.id = String(Date.now() + Math.floor(Math.random() * 1000));
+    this.dir = path.join(userDir, 'globalStorage', extensionId, 'tasks', this.id);
+    fs.mkdirSync(this.dir, { recursive: true });
+    this.file = path.join(this.dir, 'api_conversation_history.json');
+  }
+
+  private env(): string {
+    return `<environment_details>\n# Visual Studio Code Visible Files\n(No visible files)\n\n# Current Time\n${clineTime(new Date())}\n\n# Current Working Directory (${this.cwd}) Files\n.gitignore\n\n# Current Mode\nACT MODE\n</environment_details>`;
+  }
+
+  private save(): void {
+    // Cline writes each file whole (JSON.stringify of its in-memory array)
+    fs.writeFileSync(path.join(this.dir, 'ui_messages.json'), JSON.stringify(this.ui));
+    fs.writeFileSync(
+      path.join(this.dir, 'task_metadata.json'),
+      JSON.stringify({
+        files_in_context: [],
+        model_usage: [{ ts: Date.now(), model_id: this.model, model_provider_id: 'anthropic', mode: 'act' }],
+      }),
+    );
+    fs.writeFileSync(this.file, JSON.stringify(this.messages));
+  }
+
+  task(text: string): void {
+    this.ui.push({ ts: Date.now(), type: 'say', say: 'text', text, conversationHistoryIndex: -1 });
+    this.messages.push({
+      role: 'user',
+      content: [
+        { type: 'text', text: `<task>\n${text}\n</task>` },
+        { type: 'text', text: this.env() },
+      ],
+    });
+    this.save();
+  }
+
+  /** The model's `replace_in_file` call and, in the next user message, its result with the file as saved. */
+  replaceInFile(rel: string, search: string, replace: string, saved: string, say = 'Updating the file.'): void {
+    this.toolCall(
+      'replace_in_file',
+      { absolutePath: path.join(this.cwd, rel), diff: `------- SEARCH\n${search}=======\n${replace}+++++++ REPLACE` },
+      rel,
+      saved,
+      say,
+    );
+  }
+
+  writeToFile(rel: string, content: string, say = 'Writing the file.'): void {
+    this.toolCall('write_to_file', { absolutePath: path.join(this.cwd, rel), content }, rel, content, say);
+  }
+
+  private toolCall(name: string, input: Record<string, unknown>, rel: string, saved: string, say: string): void {
+    const id = `toolu_${this.id}_${++this.tools}`;
+    const abs = path.join(this.cwd, rel);
+    this.ui.push({
+      ts: Date.now(),
+      type: 'say',
+      say: 'tool',
+      text: JSON.stringify({ tool: 'editedExistingFile', path: rel, content: input.diff ?? input.content }),
+    });
+    this.messages.push({
+      role: 'assistant',
+      content: [
+        { type: 'text', text: say },
+        { type: 'tool_use', id, name, input },
+      ],
+      modelInfo: { modelId: this.model, providerId: 'anthropic', mode: 'act' },
+      metrics: { tokens: { prompt: 100, completion: 20, cached: 0 } },
+    });
+    this.messages.push({
+      role: 'user',
+      content: [
+        {
+          type: 'text',
+          text: `[${name} for '${abs}'] Result:\nThe content was successfully saved to ${abs}.\n\nHere is the full, updated content of the file that was saved:\n\n<final_file_content path="${abs}">\n${saved}\n</final_file_content>\n\nIMPORTANT: For any future changes to this file, use the final_file_content shown above as your reference.\n\n`,
+        },
+        { type: 'text', text: this.env() },
+      ],
+    });
+    this.save();
+  }
+
+  /** `attempt_completion`: the final answer. */
+  complete(result: string): void {
+    this.messages.push({
+      role: 'assistant',
+      content: [{ type: 'tool_use', id: `toolu_${this.id}_${++this.tools}`, name: 'attempt_completion', input: { result } }],
+      modelInfo: { modelId: this.model },
+    });
+    this.save();
+  }
+}
+
+/**
+ * Aider's `.aider.chat.history.md` in the repository, appended as aider does: the typed prompt
+ * (`#### ` lines ending in two spaces), the model's reply with SEARCH/REPLACE blocks, then aider's
+ * `> Applied edit to` lines once it wrote the files (the test writes them, as aider does, on disk).
+ */
+export class AiderHistory {
+  readonly file: string;
+
+  constructor(
+    readonly root: string,
+    readonly model = 'openrouter/anthropic/claude-sonnet-4',
+  ) {
+    this.file = path.join(root, '.aider.chat.history.md');
+    const d = new Date();
+    const pad = (n: number) => String(n).padStart(2, '0');
+    fs.appendFileSync(
+      this.file,
+      `\n# aider chat started at ${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}\n\n> aider --model ${model}  \n> Aider v0.86.1  \n> Model: ${model} with diff edit format  \n> Git repo: .git with 3 files  \n\n`,
+    );
+  }
+
+  prompt(text: string): void {
+    fs.appendFileSync(
+      this.file,
+      text
+        .split('\n')
+        .map((l) => `#### ${l}  \n`)
+        .join('') + '\n',
+    );
+  }
+
+  /** The reply with one SEARCH/REPLACE block (lines `\n`-terminated), then the edit on disk, then `Applied edit`. */
+  searchReplace(rel: string, search: string, replace: string, say = 'Here is the change:'): void {
+    fs.appendFileSync(this.file, `${say}\n\n${rel}\n\`\`\`\n<<<<<<< SEARCH\n${search}=======\n${replace}>>>>>>> REPLACE\n\`\`\`\n\n`);
+    const abs = path.join(this.root, rel);
+    const before = fs.existsSync(abs) ? fs.readFileSync(abs, 'utf8') : '';
+    fs.writeFileSync(abs, search === '' ? before + replace : before.replace(search, replace));
+    fs.appendFileSync(
+      this.file,
+      `> Tokens: 2.4k sent, 104 received. Cost: $0.00042 message, $0.00042 session.  \n> Applied edit to ${rel}  \n\n`,
+    );
+  }
+}

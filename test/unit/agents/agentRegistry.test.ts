@@ -81,6 +81,7 @@ describe('agent registry (src/core/agents/registry)', () => {
     const roots = transcriptLocations({ homeDir: home, env: {} });
     for (const d of agentDefinitions) {
       const store = d.store;
+      if (store.kind !== 'agentHome') continue;
       const mine = roots.filter((r) => r.agent === d.id);
       assert.deepEqual(
         mine.map((r) => [r.dir, r.source]),
@@ -99,6 +100,43 @@ describe('agent registry (src/core/agents/registry)', () => {
     assert.deepEqual(
       transcriptLocations({ homeDir: home, enabledAgents: ['codex'] }).map((r) => r.agent),
       ['codex'],
+    );
+  });
+
+  it('puts editor-extension stores in every editor user folder (the running editor first) and a moved storage first of all', () => {
+    const home = '/home/u';
+    const user = '/srv/code/User';
+    const roots = transcriptLocations({
+      homeDir: home,
+      env: {},
+      platform: 'linux',
+      enabledAgents: ['cline', 'roo'],
+      editorStorage: { userDir: user, customStoragePaths: { 'roo-cline.customStoragePath': '/data/roo' } },
+    });
+    const cline = roots.filter((r) => r.agent === 'cline');
+    assert.deepEqual(cline[0], {
+      agent: 'cline',
+      dir: join(user, 'globalStorage/saoudrizwan.claude-dev/tasks'),
+      home: join(user, 'globalStorage/saoudrizwan.claude-dev'),
+      source: 'editor',
+      current: true,
+    });
+    assert.ok(cline.some((r) => r.dir === join(home, '.config/Code/User/globalStorage/saoudrizwan.claude-dev/tasks')));
+    const roo = roots.filter((r) => r.agent === 'roo');
+    assert.deepEqual(roo[0], { agent: 'roo', dir: '/data/roo/tasks', home: '/data/roo', source: 'setting' });
+    assert.equal(roo[1].dir, join(user, 'globalStorage/rooveterinaryinc.roo-cline/tasks'));
+    // a relative custom path is not guessed at
+    const rel = transcriptLocations({
+      homeDir: home,
+      enabledAgents: ['roo'],
+      editorStorage: { customStoragePaths: { 'roo-cline.customStoragePath': 'roo' } },
+    });
+    assert.ok(rel.every((r) => r.source === 'editor'));
+    // Aider's file is in the work tree, known only with a repository
+    assert.deepEqual(transcriptLocations({ homeDir: home, enabledAgents: ['aider'] }), []);
+    assert.deepEqual(
+      transcriptLocations({ homeDir: home, enabledAgents: ['aider'], repoRoot: '/w/repo' }).map((r) => [r.dir, r.source]),
+      [['/w/repo', 'repository']],
     );
   });
 

@@ -27,7 +27,35 @@ export interface AgentHomeStore {
   layout: 'claudeProjects' | 'cursorProjects' | 'codexSessions' | 'geminiTmp';
 }
 
-export type SessionStore = AgentHomeStore;
+/**
+ * Sessions kept by an editor extension in its global storage: `<User>/globalStorage/<id>/tasks/<task>/`
+ * for every candidate editor user folder (src/core/agents/registry/editorUserDirs.ts), one folder
+ * per task with a whole-file JSON history (Cline and its forks, docs/transcripts.md §6).
+ */
+export interface EditorExtensionStore {
+  kind: 'editorExtension';
+  /** The extension ids whose storage folder is read (`saoudrizwan.claude-dev`). */
+  extensionIds: readonly string[];
+  /** The folder of task folders inside the extension's storage. */
+  sessionsDir: 'tasks';
+  /** The session file inside a task folder. */
+  sessionFile: 'api_conversation_history.json';
+  /**
+   * The extension's own setting that moves its storage (`roo-cline.customStoragePath`): read by the
+   * host and passed down in `EditorStorage.customStoragePaths`, keyed by this setting's name.
+   */
+  customStoragePathSetting?: string;
+  layout: 'clineTasks';
+}
+
+/** A session file the agent keeps in the repository's work tree (`.aider.chat.history.md`). */
+export interface RepositoryFileStore {
+  kind: 'repositoryFile';
+  fileName: string;
+  layout: 'repositoryFile';
+}
+
+export type SessionStore = AgentHomeStore | EditorExtensionStore | RepositoryFileStore;
 
 /** One file-editing tool of an agent and what its arguments carry. */
 export interface EditToolSpec {
@@ -35,9 +63,10 @@ export interface EditToolSpec {
   name: string;
   /**
    * `replace`: old and new string (one or several); `write`: the whole new contents; `patch`: a
-   * patch text (apply_patch or unified diff); `notebook`: a notebook cell; `delete`: removes the file.
+   * patch text (apply_patch or unified diff); `notebook`: a notebook cell; `delete`: removes the file;
+   * `insert`: new lines inserted at a line number.
    */
-  shape: 'replace' | 'write' | 'patch' | 'notebook' | 'delete';
+  shape: 'replace' | 'write' | 'patch' | 'notebook' | 'delete' | 'insert';
   /** The argument names read (the first one present wins). */
   args: readonly string[];
 }

@@ -13,6 +13,11 @@ export interface EditorStorage {
   userDir?: string;
   /** This window's `workspaceStorage/<id>` folder (parent of the extension's storage folder). */
   workspaceStorageDir?: string;
+  /**
+   * Storage folders an editor extension was moved to by its own setting, keyed by the setting's name
+   * (`roo-cline.customStoragePath` → `/data/roo`); read by the host, which alone sees settings.
+   */
+  customStoragePaths?: Readonly<Record<string, string>>;
 }
 
 export type EditorFlavour = 'VS Code' | 'VS Code Insiders' | 'Cursor' | 'VSCodium' | 'Windsurf' | 'code-server' | 'remote';

@@ -1,8 +1,12 @@
 import type { TranscriptPathInfo } from '../../transcripts/transcriptPathInfo';
+import { aiderAgent } from '../aider/definition';
 import { claudeAgent } from '../claude/definition';
+import { clineAgent } from '../cline/definition';
 import { codexAgent } from '../codex/definition';
 import { cursorAgent } from '../cursor/definition';
 import { geminiAgent } from '../gemini/definition';
+import { kiloAgent } from '../kilo/definition';
+import { rooAgent } from '../roo/definition';
 import type { TranscriptContext, TranscriptParser } from '../parserTypes';
 import type { AgentDefinition } from './agentDefinition';
 import { agentIds, isAgentId, type AgentId } from './agentIds';
@@ -17,6 +21,10 @@ const definitions: { readonly [Id in AgentId]: AgentDefinition<Id> } = {
   cursor: cursorAgent,
   codex: codexAgent,
   gemini: geminiAgent,
+  cline: clineAgent,
+  roo: rooAgent,
+  kilo: kiloAgent,
+  aider: aiderAgent,
 };
 
 /** Every agent, in display order. */
