@@ -57,7 +57,12 @@ export async function collectStatus(services: Services): Promise<AgentNoteStatus
   await Promise.race([services.ready, new Promise((r) => setTimeout(r, 2000))]);
   const repos = services.registry.all;
   const repositories = await Promise.all(repos.map(repositoryStatus));
-  const homes = await detectAgentHomes({ homeDir: os.homedir(), env: process.env, extraRoots: services.config.extraTranscriptRoots });
+  const homes = await detectAgentHomes({
+    homeDir: os.homedir(),
+    env: process.env,
+    extraRoots: services.config.extraTranscriptRoots,
+    editorStorage: services.editorStorage,
+  });
   const agents = homes.map((h) => {
     const sessions = repos.flatMap((r) => r.recorder?.sessions.list() ?? []).filter((s) => s.agent === h.agent);
     return {

@@ -24,7 +24,11 @@ export class Services implements vscode.Disposable {
   /** Resolves once the git extension is wired up (or known to be unavailable). */
   readonly ready: Promise<void>;
 
+  /** The running editor's storage folders (editor-hosted agents' sessions: Copilot Chat). */
+  readonly editorStorage: EditorStorage;
+
   constructor(readonly context: vscode.ExtensionContext) {
+    this.editorStorage = editorStorageOf(context);
     this.log = this.own(new HostLogger());
     this.config = readConfig();
     this.git = this.own(new GitExtensionAdapter(this.log.child('git')));
@@ -34,7 +38,7 @@ export class Services implements vscode.Disposable {
         this.log.child('registry'),
         (c) => this.log.child(c),
         (scope) => readConfig(scope),
-        editorStorageOf(context),
+        this.editorStorage,
       ),
     );
     this.own(this.configEmitter);

@@ -1,5 +1,8 @@
-import { stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
+import * as path from 'node:path';
 import { agentIds, type AgentId } from '../../core/model/agentEvents';
+import { agentDefinition } from '../../core/agents/registry/registry';
+import type { EditorStorage } from '../../core/agents/registry/editorUserDirs';
 import { transcriptLocations, type AgentRoot } from './transcriptLocations';
 
 export interface AgentHomeStatus {
@@ -12,20 +15,46 @@ export interface AgentHomeStatus {
   dirs: { dir: string; exists: boolean }[];
 }
 
-/** Whether each agent's transcript directories exist (default homes, environment overrides, extra roots). */
+const isDir = (p: string) =>
+  stat(p).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+
+/**
+ * An editor's `workspaceStorage` counts as found for an editor-hosted agent when one of its
+ * workspaces has the agent's sessions folder (the first 500 workspaces are looked at).
+ */
+async function hasSessionsFolder(root: string, dirName: string): Promise<boolean> {
+  let names: string[];
+  try {
+    names = (await readdir(root, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
+  } catch {
+    return false;
+  }
+  for (const n of names.slice(0, 500)) if (await isDir(path.join(root, n, dirName))) return true;
+  return false;
+}
+
+/** Whether each agent's transcript directories exist (default homes, environment overrides, extra roots, editor storage). */
 export async function detectAgentHomes(opts: {
   homeDir: string;
   env?: Readonly<Record<string, string | undefined>>;
   extraRoots?: readonly string[];
+  editorStorage?: EditorStorage;
 }): Promise<AgentHomeStatus[]> {
-  const roots = transcriptLocations({ homeDir: opts.homeDir, env: opts.env, extraRoots: opts.extraRoots, enabledAgents: agentIds });
+  const roots = transcriptLocations({
+    homeDir: opts.homeDir,
+    env: opts.env,
+    extraRoots: opts.extraRoots,
+    editorStorage: opts.editorStorage,
+    enabledAgents: agentIds,
+  });
   const exists = await Promise.all(
-    roots.map((r) =>
-      stat(r.dir).then(
-        (s) => s.isDirectory(),
-        () => false,
-      ),
-    ),
+    roots.map((r) => {
+      const store = agentDefinition(r.agent).store;
+      return store.kind === 'workspaceStorage' ? hasSessionsFolder(r.dir, store.dirName) : isDir(r.dir);
+    }),
   );
   return agentIds.map((agent) => {
     const mine = roots.map((r, i) => ({ r, exists: exists[i] })).filter((x) => x.r.agent === agent);

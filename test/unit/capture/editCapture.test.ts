@@ -52,6 +52,31 @@ describe('transitionMatchesEdit', () => {
 });
 
 describe('EditCapture', () => {
+  it('an editor-hosted agent (Copilot): a claim no captured change confirms never stands on its record alone', () => {
+    const cap = new EditCapture({ recordFallback: (agent) => agent !== 'copilot' });
+    const copilot = (key: string, e: Partial<EditEvent>, at: number): AgentClaim => ({
+      ...claim(key, e, at),
+      agent: 'copilot',
+      edit: { ...edit(e), agent: 'copilot', tool: 'replace_string_in_file' },
+      interactionKey: 'copilot:s1:1',
+    });
+    // applied, then undone by the person before the commit: the AI part is its own pair, the undo a human change
+    cap.addTransition(tr('t1', 'a\n', 'a\nb\n', 1000, 'bulk'));
+    assert.deepEqual(
+      cap.addClaim(copilot('k1', { oldString: 'a', newString: 'a\nb' }, 2000)).map((o) => o.kind),
+      ['ai'],
+    );
+    // rejected before it reached the document: nothing ever matches it
+    cap.addClaim(copilot('k2', { oldString: 'a', newString: 'a\nzzz' }, 2000));
+    cap.addClaim(claim('k3', { contents: 'z\n' }, 2000, 'b.ts'));
+    const forced = cap.tick(3000, true);
+    assert.deepEqual(
+      forced.filter((o) => o.kind === 'ai-record').map((o) => o.kind === 'ai-record' && o.claim.key),
+      ['k3'],
+      'only the disk agent falls back to its record',
+    );
+  });
+
   it('a claim arriving after the change makes it AI', () => {
     const cap = new EditCapture();
     assert.deepEqual(cap.addTransition(tr('t1', 'a\n', 'a\nb\n', 1000)), []);

@@ -27,7 +27,21 @@ export interface AgentHomeStore {
   layout: 'claudeProjects' | 'cursorProjects' | 'codexSessions' | 'geminiTmp';
 }
 
-export type SessionStore = AgentHomeStore;
+/**
+ * Where an agent that lives in a VS Code-family editor keeps its sessions: a folder in each
+ * workspace's storage (`<User>/workspaceStorage/<id>/<dirName>/`), found from this window's storage
+ * folder and from every editor user folder's workspaces whose `workspace.json` names this
+ * repository (src/node/transcripts/transcriptDiscovery.ts).
+ */
+export interface WorkspaceStorageStore {
+  kind: 'workspaceStorage';
+  /** The folder inside `workspaceStorage/<id>/` (`chatSessions`). */
+  dirName: string;
+  /** The scan strategy of src/node/transcripts/transcriptDiscovery.ts. */
+  layout: 'copilotChatSessions';
+}
+
+export type SessionStore = AgentHomeStore | WorkspaceStorageStore;
 
 /** One file-editing tool of an agent and what its arguments carry. */
 export interface EditToolSpec {

@@ -1,6 +1,7 @@
 import type { TranscriptPathInfo } from '../../transcripts/transcriptPathInfo';
 import { claudeAgent } from '../claude/definition';
 import { codexAgent } from '../codex/definition';
+import { copilotAgent } from '../copilot/definition';
 import { cursorAgent } from '../cursor/definition';
 import { geminiAgent } from '../gemini/definition';
 import type { TranscriptContext, TranscriptParser } from '../parserTypes';
@@ -17,6 +18,7 @@ const definitions: { readonly [Id in AgentId]: AgentDefinition<Id> } = {
   cursor: cursorAgent,
   codex: codexAgent,
   gemini: geminiAgent,
+  copilot: copilotAgent,
 };
 
 /** Every agent, in display order. */
