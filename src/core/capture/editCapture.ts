@@ -150,13 +150,16 @@ export class EditCapture {
   /**
    * Advances time: unclaimed transitions older than the grace period become human/other;
    * claims still unmatched after the window fall back to their record's own content.
-   * `force` resolves every pending claim now (used right before a commit is recorded).
+   * `force` resolves every pending claim and change now (used right before a commit is recorded).
    */
   tick(now: number, force = false): CaptureOutput[] {
     const out: CaptureOutput[] = [];
     for (const [file, list] of this.transitions) {
       for (const e of list) {
-        if (e.classified === 'pending' && now - e.t.time >= this.graceMs) {
+        // before a commit (`force`) every change is classified: the file states the commit's
+        // revert check reads must include a person's undo made a moment before the commit (a late
+        // claim still re-classifies the change)
+        if (e.classified === 'pending' && (force || now - e.t.time >= this.graceMs)) {
           e.classified = e.t.source === 'disk' ? 'other' : 'human';
           out.push({ kind: e.classified, transition: e.t });
         }
