@@ -52,6 +52,20 @@ describe('transitionMatchesEdit', () => {
 });
 
 describe('EditCapture', () => {
+  it('a forced tick (right before a commit) classifies every pending change, and a late claim still re-classifies it', () => {
+    const cap = new EditCapture();
+    cap.addTransition(tr('t1', 'a\n', 'a\nb\n', 1000, 'typing'));
+    assert.deepEqual(cap.tick(1500), [], 'within the grace period');
+    assert.deepEqual(
+      cap.tick(1600, true).map((o) => o.kind),
+      ['human'],
+    );
+    assert.deepEqual(
+      cap.addClaim(claim('k1', { oldString: 'a', newString: 'a\nb' }, 2000)).map((o) => o.kind),
+      ['ai'],
+    );
+  });
+
   it('an editor-hosted agent (Copilot): a claim no captured change confirms never stands on its record alone', () => {
     const cap = new EditCapture({ recordFallback: (agent) => agent !== 'copilot' });
     const copilot = (key: string, e: Partial<EditEvent>, at: number): AgentClaim => ({
