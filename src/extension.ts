@@ -31,6 +31,12 @@ export interface AgentNoteApi {
   recordCommit(root: string, rev?: string): Promise<string | undefined>;
   /** The settings in effect for the repository at `root` (resource-scoped ones read with its URI). */
   settings(root: string): Readonly<AgentNoteConfig> | undefined;
+  /**
+   * The editor storage folders Agent Note reads editor-hosted agents' sessions from: this editor's
+   * `<User>` folder and this window's `workspaceStorage/<id>` folder (Copilot Chat's sessions are
+   * in its `chatSessions/`); undefined parts when the host has no local storage.
+   */
+  editorStorage(): { userDir?: string; workspaceStorageDir?: string };
   /** Transcripts tailed now in the repository at `root`, per agent. */
   tailedTranscripts(root: string): Partial<Record<string, number>>;
   /**
@@ -117,6 +123,7 @@ export function activate(context: vscode.ExtensionContext): AgentNoteApi {
         active: x.active,
       })),
     settings: (root) => s.registry.all.find((r) => r.root === root)?.settings,
+    editorStorage: () => ({ ...s.editorStorage }),
     tailedTranscripts: (root) => s.registry.all.find((r) => r.root === root)?.tailedTranscripts() ?? {},
     editorStorage: () => ({ ...s.editorStorage }),
     recordCommit: async (root, rev) => (await s.registry.all.find((r) => r.root === root)?.recordAgain(rev))?.kind,

@@ -30,7 +30,11 @@ export class Services implements vscode.Disposable {
   /** Resolves once the git extension is wired up (or known to be unavailable). */
   readonly ready: Promise<void>;
 
+  /** The running editor's storage folders (editor-hosted agents' sessions: Copilot Chat). */
+  readonly editorStorage: EditorStorage;
+
   constructor(readonly context: vscode.ExtensionContext) {
+    this.editorStorage = editorStorageOf(context);
     this.log = this.own(new HostLogger());
     this.config = readConfig();
     this.editorStorage = editorStorageOf(context);

@@ -56,6 +56,13 @@ export interface EditCaptureOptions {
   graceMs?: number;
   /** How long (ms) transitions are kept for late claims. */
   retainMs?: number;
+  /**
+   * Whether an agent's claim that no observed change explains may stand on its record alone (an
+   * `ai-record` output). Default: yes. No for agents whose edits arrive through the editor
+   * (`editsArrive: 'editor'`, Copilot): their edit is applied to the document, so a claim no
+   * captured change confirms was never applied, rejected or undone — not AI.
+   */
+  recordFallback?: (agent: AgentId) => boolean;
 }
 
 interface TransitionEntry {
@@ -78,6 +85,7 @@ export class EditCapture {
   private readonly matchWindowMs: number;
   private readonly graceMs: number;
   private readonly retainMs: number;
+  private readonly recordFallback: (agent: AgentId) => boolean;
   /** Parts carved out of transitions so far (their ids must be unique: the timeline keys on them). */
   private parts = 0;
 
@@ -85,6 +93,7 @@ export class EditCapture {
     this.matchWindowMs = opts.matchWindowMs ?? 120_000;
     this.graceMs = opts.graceMs ?? 5_000;
     this.retainMs = opts.retainMs ?? 15 * 60_000;
+    this.recordFallback = opts.recordFallback ?? (() => true);
   }
 
   /** Adds an observed change; returns AI outputs for pending claims it satisfies. */
@@ -141,13 +150,16 @@ export class EditCapture {
   /**
    * Advances time: unclaimed transitions older than the grace period become human/other;
    * claims still unmatched after the window fall back to their record's own content.
-   * `force` resolves every pending claim now (used right before a commit is recorded).
+   * `force` resolves every pending claim and change now (used right before a commit is recorded).
    */
   tick(now: number, force = false): CaptureOutput[] {
     const out: CaptureOutput[] = [];
     for (const [file, list] of this.transitions) {
       for (const e of list) {
-        if (e.classified === 'pending' && now - e.t.time >= this.graceMs) {
+        // before a commit (`force`) every change is classified: the file states the commit's
+        // revert check reads must include a person's undo made a moment before the commit (a late
+        // claim still re-classifies the change)
+        if (e.classified === 'pending' && (force || now - e.t.time >= this.graceMs)) {
           e.classified = e.t.source === 'disk' ? 'other' : 'human';
           out.push({ kind: e.classified, transition: e.t });
         }
@@ -160,7 +172,7 @@ export class EditCapture {
       const age = now - this.refTime(ce.c);
       if (!ce.matched && !ce.fellBack && (force || age > this.matchWindowMs)) {
         ce.fellBack = true;
-        out.push({ kind: 'ai-record', claim: ce.c, ...recordContent(ce.c.edit) });
+        if (this.recordFallback(ce.c.agent)) out.push({ kind: 'ai-record', claim: ce.c, ...recordContent(ce.c.edit) });
       }
       if (age > this.retainMs) {
         this.claims.delete(key);

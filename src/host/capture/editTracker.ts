@@ -29,6 +29,8 @@ export interface TrackedRepository {
 export class EditTracker implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private readonly mirrors = new Map<string, DocumentMirror>();
+  /** Documents whose pending typing run is a run of undo/redo changes. */
+  private readonly undoRuns = new Set<string>();
   private readonly snapshots: FileSnapshots;
   private readonly diskTimers = new Map<string, NodeJS.Timeout>();
   /** Files changed on disk are read a few at a time (an agent writing 500 files must not start 500 reads at once). */
@@ -96,6 +98,7 @@ export class EditTracker implements vscode.Disposable {
     const m = this.mirrors.get(key);
     if (m?.hasPending) this.flushDoc(doc, m);
     this.mirrors.delete(key);
+    this.undoRuns.delete(key);
   }
 
   private onChange(e: vscode.TextDocumentChangeEvent): void {
@@ -123,6 +126,13 @@ export class EditTracker implements vscode.Disposable {
         // updated the snapshot and the watcher's read then found nothing changed (issue #15).
         if (typeof disk === 'string') this.diskSeen(rel, disk, now);
       } else if (this.looksLikeTyping(e)) {
+        // undo/redo presses are a run of their own: the state they return to is observed, so an
+        // agent edit the person undid (Copilot's, applied through the editor) is seen as reverted
+        // even when the person types right after (src/core/attribution/revertedEdits.ts)
+        const undo = e.reason !== undefined;
+        if (m.hasPending && this.undoRuns.has(key) !== undo) this.flushDoc(e.document, m, m.materialize());
+        if (undo) this.undoRuns.add(key);
+        else this.undoRuns.delete(key);
         m.push(e.contentChanges, now);
         this.scheduleIdleFlush();
       } else {

@@ -7,6 +7,7 @@ import {
   type EditCaptureOptions,
 } from '../../core/capture/editCapture';
 import { replacementStats } from '../../core/agents/editStats';
+import { agentDefinition } from '../../core/agents/registry/registry';
 import type { Counters, Logger } from '../../core/ports';
 import { CommitDiffs } from '../attribution/commitDiffs';
 import type { BlobItem, BlobStore } from '../git/blobStore';
@@ -51,7 +52,8 @@ export class CaptureSink {
   private readonly claimsWithPair = new Set<string>();
 
   constructor(private readonly d: CaptureSinkDeps) {
-    this.capture = new EditCapture(d.capture);
+    // an agent that edits through the editor only makes AI lines where a captured change shows its edit
+    this.capture = new EditCapture({ recordFallback: (agent) => agentDefinition(agent).editsArrive === 'disk', ...d.capture });
   }
 
   /** A content change the host observed (buffer or disk); classified at the next tick. */

@@ -1,5 +1,5 @@
+import { readdir, stat } from 'node:fs/promises';
 import * as path from 'node:path';
-import { stat } from 'node:fs/promises';
 import { agentIds, type AgentId } from '../../core/model/agentEvents';
 import { agentDefinition } from '../../core/agents/registry/registry';
 import type { EditorStorage } from '../../core/agents/registry/editorUserDirs';
@@ -13,6 +13,27 @@ export interface AgentHomeStatus {
   source: AgentRoot['source'];
   /** Its transcript directories, existing ones first (shown to the user, never put into a report). */
   dirs: { dir: string; exists: boolean }[];
+}
+
+const isDir = (p: string) =>
+  stat(p).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+
+/**
+ * An editor's `workspaceStorage` counts as found for an editor-hosted agent when one of its
+ * workspaces has the agent's sessions folder (the first 500 workspaces are looked at).
+ */
+async function hasSessionsFolder(root: string, dirName: string): Promise<boolean> {
+  let names: string[];
+  try {
+    names = (await readdir(root, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
+  } catch {
+    return false;
+  }
+  for (const n of names.slice(0, 500)) if (await isDir(path.join(root, n, dirName))) return true;
+  return false;
 }
 
 /**
@@ -43,6 +64,7 @@ export async function detectAgentHomes(opts: {
   const exists = await Promise.all(
     roots.map((r) => {
       const store = agentDefinition(r.agent).store;
+      if (store.kind === 'workspaceStorage') return hasSessionsFolder(r.dir, store.dirName);
       const target = store.kind === 'repositoryFile' ? path.join(r.dir, store.fileName) : r.dir;
       return stat(target).then(
         (s) => (store.kind === 'repositoryFile' ? s.isFile() : s.isDirectory()),

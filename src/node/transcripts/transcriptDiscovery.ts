@@ -9,6 +9,7 @@ import { type AgentRoot, transcriptLocations } from './transcriptLocations';
 import { type FsEntry, type FsStat, nodeTranscriptFs, type TranscriptFs } from './transcriptFs';
 import { isInsideDir } from '../../core/git/repoPath';
 import { hostPathRules } from '../util/hostPaths';
+import { workspaceStorageFolders } from './workspaceStorageFolders';
 
 /**
  * Finds the agent transcripts that belong to one repository (docs/transcripts.md §1.2, §2.1,
@@ -33,6 +34,10 @@ import { hostPathRules } from '../util/hostPaths';
  * - Gemini: `tmp/<sha256(root)>` (legacy), slugs mapped in `projects.json`, `.project_root`
  *   markers, else a slug-related directory whose chat head has our `projectHash` or an absolute
  *   path inside the repo.
+ * - Copilot (an editor's `workspaceStorage/<id>/chatSessions/`): this window's own storage folder,
+ *   and every other `<id>` whose `workspace.json` names a folder that is the repository or inside
+ *   it (a multi-root window: one of its workspace file's folders); the consumer keeps only edits
+ *   of files inside the repository.
  * - Cline family: every task folder of `<storage>/tasks/`, confirmed by the
  *   `# Current Working Directory (…)` line of its first environment details, else by an absolute
  *   path inside the repo in its head. The storage folder is watched only when it exists (an
@@ -172,6 +177,9 @@ export class TranscriptDiscovery {
             break;
           case 'geminiTmp':
             await this.scanGemini(agentRoot, home, roots, found, watchDirs);
+            break;
+          case 'copilotChatSessions':
+            await this.scanWorkspaceStorage(agentRoot, roots, found, watchDirs);
             break;
         }
       } catch (e) {
@@ -578,6 +586,49 @@ export class TranscriptDiscovery {
     const d = String(today.getDate()).padStart(2, '0');
     watch.add(path.join(root.dir, y, m, d));
     await this.claimFiles(found, root.agent, files, 'cwd', roots, false, undefined);
+  }
+
+  // ─── editor workspace storage (Copilot Chat) ─────────────────────────────────────────────────
+
+  /** Folders each `workspaceStorage/<id>` belongs to ([] = none of ours); workspace.json does not change. */
+  private readonly workspaceFolders = new Map<string, string[]>();
+
+  private async scanWorkspaceStorage(root: AgentRoot, roots: string[], found: DiscoveredTranscript[], watch: Set<string>): Promise<void> {
+    const store = agentDefinition(root.agent).store;
+    if (store.kind !== 'workspaceStorage') return;
+    const own = this.opts.editorStorage?.workspaceStorageDir;
+    const ownDir = own !== undefined && this.norm(path.dirname(own)) === this.norm(root.dir) ? this.norm(own) : undefined;
+    let listed = 0;
+    for (const e of await this.list(root.dir)) {
+      if (!e.isDirectory || e.name.startsWith('.')) continue;
+      if (++listed > 10_000) {
+        this.count('capped');
+        break;
+      }
+      const wsDir = path.join(root.dir, e.name);
+      const isOwn = ownDir !== undefined && this.norm(wsDir) === ownDir;
+      let folders = this.workspaceFolders.get(wsDir);
+      if (folders === undefined) {
+        folders = await workspaceStorageFolders(this.fs, wsDir);
+        this.count('workspaceJsonReads');
+        if (this.workspaceFolders.size > 20_000) this.workspaceFolders.clear();
+        this.workspaceFolders.set(wsDir, folders);
+      }
+      const inside = folders.filter((f) => path.isAbsolute(f) && this.insideAny(f, roots));
+      if (!isOwn && inside.length === 0) {
+        this.count('otherWorkspaces');
+        continue;
+      }
+      const sessions = path.join(wsDir, store.dirName);
+      watch.add(sessions);
+      // `<id>.jsonl` (VS Code ≥ 1.109) is preferred over a `<id>.json` left by an older version
+      const files = (await this.list(sessions)).filter((f) => f.isFile && /\.jsonl?$/i.test(f.name)).map((f) => f.name);
+      const logs = new Set(files.filter((f) => /\.jsonl$/i.test(f)).map((f) => f.slice(0, -'.jsonl'.length)));
+      const chosen = files.filter((f) => /\.jsonl$/i.test(f) || !logs.has(f.slice(0, -'.json'.length))).map((f) => path.join(sessions, f));
+      await this.claimFiles(found, root.agent, chosen, 'none', roots, true, inside[0] ?? (isOwn ? this.repo.root : undefined));
+    }
+    // this window's folder may have no chat session yet: watched, so its first one is seen at once
+    if (ownDir !== undefined && own !== undefined) watch.add(path.join(own, store.dirName));
   }
 
   // ─── Gemini ──────────────────────────────────────────────────────────────────────────────────

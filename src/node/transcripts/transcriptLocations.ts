@@ -8,7 +8,8 @@ export interface AgentRoot {
   agent: AgentId;
   /**
    * Cursor/Claude: the `projects` directory; Codex: the `sessions` directory; Gemini: the `tmp`
-   * directory; Cline family: an editor's `globalStorage/<extension>/tasks`; Aider: the work tree.
+   * directory; Cline family: an editor's `globalStorage/<extension>/tasks`; Aider: the work tree;
+   * Copilot: an editor's `<User>/workspaceStorage` directory.
    */
   dir: string;
   /** The agent's home (`~/.claude`, `$CODEX_HOME`, …): symlinks must not lead outside it. */
@@ -48,7 +49,8 @@ export interface LocationOptions {
  * Codex `${CODEX_HOME:-~/.codex}/sessions`; Gemini `${GEMINI_CLI_HOME:-~}/.gemini/tmp`;
  * plus the same layouts under every extra root; the Cline family's
  * `<User>/globalStorage/<extension id>/tasks` for every editor user folder (the running editor's
- * first) and `<custom>/tasks` when the extension's storage setting moved it; Aider's work tree.
+ * first) and `<custom>/tasks` when the extension's storage setting moved it; Aider's work tree;
+ * Copilot: this window's `workspaceStorage` and every editor user folder's.
  * Paths are not checked for existence.
  */
 export function transcriptLocations(opts: LocationOptions): AgentRoot[] {
@@ -94,6 +96,20 @@ export function transcriptLocations(opts: LocationOptions): AgentRoot[] {
             add(def.id, path.join(u.dir, 'globalStorage', ext), store.sessionsDir, 'editor', u.flavour === 'this editor');
           }
         }
+        break;
+      }
+      case 'workspaceStorage': {
+        // every editor's `<User>/workspaceStorage`: this window's own first, then each flavour's
+        // default folder (the agent may be used in another editor than the one running Agent Note)
+        const own = opts.editorStorage?.workspaceStorageDir;
+        if (own) add(def.id, path.dirname(own), '', 'editor', true);
+        userDirs ??= editorUserDirs({
+          platform: opts.platform ?? process.platform,
+          homeDir: opts.homeDir,
+          env,
+          current: opts.editorStorage?.userDir,
+        });
+        for (const u of userDirs) add(def.id, path.join(u.dir, 'workspaceStorage'), '', 'editor', u.flavour === 'this editor');
         break;
       }
       case 'repositoryFile':

@@ -97,6 +97,18 @@ describe('agent registry (src/core/agents/registry)', () => {
         );
       }
     }
+    // an editor-hosted agent: this window's workspaceStorage first, then every editor user folder's
+    const copilot = transcriptLocations({
+      homeDir: home,
+      env: {},
+      platform: 'linux',
+      enabledAgents: ['copilot'],
+      editorStorage: { userDir: '/data/User', workspaceStorageDir: '/data/User/workspaceStorage/abc123' },
+    }).map((r) => [r.dir, r.source]);
+    assert.deepEqual(copilot[0], ['/data/User/workspaceStorage', 'editor']);
+    assert.ok(copilot.some(([dir]) => dir === join(home, '.config', 'Code', 'User', 'workspaceStorage')));
+    assert.ok(copilot.some(([dir]) => dir === join(home, '.vscode-server', 'data', 'User', 'workspaceStorage')));
+    assert.equal(new Set(copilot.map(([dir]) => dir)).size, copilot.length, 'no folder twice');
     assert.deepEqual(
       transcriptLocations({ homeDir: home, enabledAgents: ['codex'] }).map((r) => r.agent),
       ['codex'],

@@ -52,6 +52,45 @@ describe('transitionMatchesEdit', () => {
 });
 
 describe('EditCapture', () => {
+  it('a forced tick (right before a commit) classifies every pending change, and a late claim still re-classifies it', () => {
+    const cap = new EditCapture();
+    cap.addTransition(tr('t1', 'a\n', 'a\nb\n', 1000, 'typing'));
+    assert.deepEqual(cap.tick(1500), [], 'within the grace period');
+    assert.deepEqual(
+      cap.tick(1600, true).map((o) => o.kind),
+      ['human'],
+    );
+    assert.deepEqual(
+      cap.addClaim(claim('k1', { oldString: 'a', newString: 'a\nb' }, 2000)).map((o) => o.kind),
+      ['ai'],
+    );
+  });
+
+  it('an editor-hosted agent (Copilot): a claim no captured change confirms never stands on its record alone', () => {
+    const cap = new EditCapture({ recordFallback: (agent) => agent !== 'copilot' });
+    const copilot = (key: string, e: Partial<EditEvent>, at: number): AgentClaim => ({
+      ...claim(key, e, at),
+      agent: 'copilot',
+      edit: { ...edit(e), agent: 'copilot', tool: 'replace_string_in_file' },
+      interactionKey: 'copilot:s1:1',
+    });
+    // applied, then undone by the person before the commit: the AI part is its own pair, the undo a human change
+    cap.addTransition(tr('t1', 'a\n', 'a\nb\n', 1000, 'bulk'));
+    assert.deepEqual(
+      cap.addClaim(copilot('k1', { oldString: 'a', newString: 'a\nb' }, 2000)).map((o) => o.kind),
+      ['ai'],
+    );
+    // rejected before it reached the document: nothing ever matches it
+    cap.addClaim(copilot('k2', { oldString: 'a', newString: 'a\nzzz' }, 2000));
+    cap.addClaim(claim('k3', { contents: 'z\n' }, 2000, 'b.ts'));
+    const forced = cap.tick(3000, true);
+    assert.deepEqual(
+      forced.filter((o) => o.kind === 'ai-record').map((o) => o.kind === 'ai-record' && o.claim.key),
+      ['k3'],
+      'only the disk agent falls back to its record',
+    );
+  });
+
   it('a claim arriving after the change makes it AI', () => {
     const cap = new EditCapture();
     assert.deepEqual(cap.addTransition(tr('t1', 'a\n', 'a\nb\n', 1000)), []);

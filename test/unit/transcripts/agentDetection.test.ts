@@ -20,8 +20,9 @@ describe('detectAgentHomes (Show Status, Report Issue)', () => {
     const by = Object.fromEntries(r.map((x) => [x.agent, x]));
     assert.deepEqual(
       r.map((x) => x.agent),
-      ['claude', 'cursor', 'codex', 'gemini', 'cline', 'roo', 'kilo', 'aider'],
+      ['claude', 'cursor', 'codex', 'gemini', 'copilot', 'cline', 'roo', 'kilo', 'aider'],
     );
+    assert.equal(by.copilot.found, false, 'no editor workspace with chat sessions in this home');
     assert.equal(by.claude.found, true);
     assert.equal(by.claude.source, 'default');
     assert.equal(by.cursor.found, false);

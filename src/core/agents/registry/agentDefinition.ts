@@ -28,6 +28,20 @@ export interface AgentHomeStore {
 }
 
 /**
+ * Where an agent that lives in a VS Code-family editor keeps its sessions: a folder in each
+ * workspace's storage (`<User>/workspaceStorage/<id>/<dirName>/`), found from this window's storage
+ * folder and from every editor user folder's workspaces whose `workspace.json` names this
+ * repository (src/node/transcripts/transcriptDiscovery.ts).
+ */
+export interface WorkspaceStorageStore {
+  kind: 'workspaceStorage';
+  /** The folder inside `workspaceStorage/<id>/` (`chatSessions`). */
+  dirName: string;
+  /** The scan strategy of src/node/transcripts/transcriptDiscovery.ts. */
+  layout: 'copilotChatSessions';
+}
+
+/**
  * Sessions kept by an editor extension in its global storage: `<User>/globalStorage/<id>/tasks/<task>/`
  * for every candidate editor user folder (src/core/agents/registry/editorUserDirs.ts), one folder
  * per task with a whole-file JSON history (Cline and its forks, docs/transcripts.md §6).
@@ -55,7 +69,7 @@ export interface RepositoryFileStore {
   layout: 'repositoryFile';
 }
 
-export type SessionStore = AgentHomeStore | EditorExtensionStore | RepositoryFileStore;
+export type SessionStore = AgentHomeStore | WorkspaceStorageStore | EditorExtensionStore | RepositoryFileStore;
 
 /** One file-editing tool of an agent and what its arguments carry. */
 export interface EditToolSpec {

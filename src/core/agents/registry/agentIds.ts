@@ -2,7 +2,7 @@
 // imports nothing (docs/architecture.md, "A new agent").
 
 /** Agent names exactly as written in notes (`agent` key of schema v1), in display order. */
-export const agentIds = ['claude', 'cursor', 'codex', 'gemini', 'cline', 'roo', 'kilo', 'aider'] as const;
+export const agentIds = ['claude', 'cursor', 'codex', 'gemini', 'copilot', 'cline', 'roo', 'kilo', 'aider'] as const;
 
 export type AgentId = (typeof agentIds)[number];
 

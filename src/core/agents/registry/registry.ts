@@ -3,6 +3,7 @@ import { aiderAgent } from '../aider/definition';
 import { claudeAgent } from '../claude/definition';
 import { clineAgent } from '../cline/definition';
 import { codexAgent } from '../codex/definition';
+import { copilotAgent } from '../copilot/definition';
 import { cursorAgent } from '../cursor/definition';
 import { geminiAgent } from '../gemini/definition';
 import { kiloAgent } from '../kilo/definition';
@@ -21,6 +22,7 @@ const definitions: { readonly [Id in AgentId]: AgentDefinition<Id> } = {
   cursor: cursorAgent,
   codex: codexAgent,
   gemini: geminiAgent,
+  copilot: copilotAgent,
   cline: clineAgent,
   roo: rooAgent,
   kilo: kiloAgent,

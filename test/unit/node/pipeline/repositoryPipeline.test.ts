@@ -42,7 +42,7 @@ class FakeCapture implements PipelineCapture {
 const quietLog: Logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 
 const defaults: PipelineSettings = {
-  agents: { claude: true, cursor: false, codex: false, gemini: false, cline: false, roo: false, kilo: false, aider: false },
+  agents: { claude: true, cursor: false, codex: false, gemini: false, copilot: false, cline: false, roo: false, kilo: false, aider: false },
   extraTranscriptRoots: [],
   fetchWithBranch: true,
   sharingPush: 'withBranches',
