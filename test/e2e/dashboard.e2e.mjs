@@ -1,0 +1,227 @@
+// The exported dashboard in a real browser (headless Chromium via playwright-core), opened from
+// file:// exactly as a user opens it: built by the CI entry point (dist/dashboard.js) from a peer
+// fixture repository with genuine Agent Note CLI notes and from a scripted repository with 5,024
+// notes. Expected figures are computed here from the notes read back through git, never from the
+// page's own code. Screenshots in light, dark and forced colors go to media/screenshots/.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ROOT, cleanup, launchChromium, tempDir } from '../../scripts/harness.mjs';
+import { makeDashboardFixture } from './dashboardFixture.mjs';
+
+const cli = join(ROOT, 'dist/dashboard.js');
+const peerBundle = join(ROOT, 'test/fixtures/peer-repos/todo-api.bundle');
+
+function git(dir, args) {
+  return execFileSync('git', args, { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } });
+}
+
+function exportSite(repo, out, extra = []) {
+  execFileSync(process.execPath, [cli, '--repo', repo, '--out', out, ...extra], { encoding: 'utf8' });
+  return pathToFileURL(join(out, 'index.html')).href;
+}
+
+/** The notes of the commits on `branch`, read back with git (the reference the page is checked against). */
+function notesOn(repo, branch) {
+  const onBranch = new Set(git(repo, ['rev-list', branch]).trim().split('\n'));
+  const notes = [];
+  for (const line of git(repo, ['notes', '--ref=agentnote', 'list']).trim().split('\n').filter(Boolean)) {
+    const [blob, commit] = line.split(' ');
+    if (!onBranch.has(commit)) continue;
+    notes.push({ commit, note: JSON.parse(git(repo, ['cat-file', 'blob', blob])) });
+  }
+  return { notes, commits: onBranch.size };
+}
+
+function expected(notes, commits) {
+  let ai = 0;
+  let total = 0;
+  let ratioSum = 0;
+  for (const { note } of notes) {
+    ratioSum += note.attribution.ai_ratio;
+    if (note.attribution.lines) {
+      ai += note.attribution.lines.ai_added;
+      total += note.attribution.lines.total_added;
+    }
+  }
+  const pct = (v) => (v === null ? '—' : `${Math.round(v)}%`);
+  return {
+    lineRatio: pct(total ? (ai / total) * 100 : null),
+    meanRatio: pct(notes.length ? ratioSum / notes.length : null),
+    coverage: `${notes.length.toLocaleString('en')} of ${commits.toLocaleString('en')}`,
+    aiLines: `${ai.toLocaleString('en')} of ${total.toLocaleString('en')}`,
+  };
+}
+
+async function figures(page) {
+  const out = {};
+  for (const k of ['lineRatio', 'meanRatio', 'coverage', 'aiLines'])
+    out[k] = (await page.locator(`[data-figure="${k}"]`).textContent())?.trim();
+  return out;
+}
+
+describe('Dashboard (exported site in Chromium, file://)', function () {
+  let base;
+  let browser;
+  let context;
+  let page;
+  const consoleErrors = [];
+  const requests = [];
+
+  before(async function () {
+    if (!existsSync(cli)) throw new Error(`${cli} is missing: build first (node esbuild.mjs or npm run -s package)`);
+    base = tempDir('an-e2e-dashboard-');
+    browser = await launchChromium(base);
+    context = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 } });
+    page = await context.newPage();
+    page.on('console', (m) => {
+      if (m.type() === 'error' || m.type() === 'warning') consoleErrors.push(`${m.type()}: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => consoleErrors.push(`pageerror: ${e.message}`));
+    page.on('request', (r) => {
+      if (!r.url().startsWith('file://')) requests.push(r.url());
+    });
+  });
+
+  after(async function () {
+    await browser?.close();
+    if (base) cleanup(base);
+  });
+
+  describe('a peer fixture repository (notes written by the Agent Note CLI)', function () {
+    let repo;
+    let url;
+    let truth;
+
+    before(function () {
+      if (!existsSync(peerBundle)) this.skip();
+      repo = join(base, 'todo-api');
+      mkdirSync(repo);
+      git(repo, ['-c', 'init.defaultBranch=main', 'init', '-q']);
+      git(repo, ['fetch', '-q', '--update-head-ok', peerBundle, '+refs/heads/*:refs/heads/*', 'refs/notes/agentnote:refs/notes/agentnote']);
+      git(repo, ['reset', '-q', '--hard', 'main']);
+      url = exportSite(repo, join(base, 'site-todo'));
+      truth = notesOn(repo, 'main');
+    });
+
+    it('loads from file:// with no console errors and no network requests', async function () {
+      await page.goto(url);
+      await page.locator('[data-figure="lineRatio"]').waitFor();
+      assert.deepEqual(consoleErrors, []);
+      assert.deepEqual(requests, []);
+    });
+
+    it('shows the figures computed from the notes', async function () {
+      assert.ok(truth.notes.length >= 3, 'the fixture has notes');
+      assert.deepEqual(await figures(page), expected(truth.notes, truth.commits));
+      // one row per commit of the branch, the noted ones with the note's own ratio
+      const rows = page.locator('[data-table="commits"] tbody tr');
+      assert.equal(await rows.count(), truth.commits);
+      for (const { commit, note } of truth.notes) {
+        const cell = page.locator(`[data-table="commits"] tr[data-sha="${commit}"] [data-col="ratio"]`);
+        assert.equal((await cell.textContent())?.trim(), `${note.attribution.ai_ratio}%`);
+      }
+    });
+
+    it('filters change the figures (agent, path, clear)', async function () {
+      const agent = truth.notes[0].note.agent;
+      await page.selectOption('[data-filter="agent"]', `=${agent}`);
+      const only = truth.notes.filter((n) => n.note.agent === agent);
+      const want = expected(only, only.length);
+      assert.deepEqual(await figures(page), want);
+      assert.match(await page.evaluate(() => location.hash), /agent=/);
+      await page.click('[data-action="clear"]');
+      assert.deepEqual(await figures(page), expected(truth.notes, truth.commits));
+
+      const file = truth.notes.flatMap((n) => n.note.files).find((f) => f.path.includes('/'))?.path;
+      assert.ok(file, 'a file in a folder');
+      const dir = `${file.split('/')[0]}/`;
+      await page.fill('[data-filter="path"]', dir);
+      await page.waitForFunction(
+        (d) => location.hash.includes(encodeURIComponent(d).replace(/%2F/g, '%2F')) || location.hash.includes('path='),
+        dir,
+      );
+      const touching = truth.notes.filter((n) => n.note.files.some((f) => f.path.startsWith(dir)));
+      const shown = await page.locator('[data-table="commits"] tbody tr').count();
+      assert.equal(shown, touching.length);
+      assert.equal((await figures(page)).lineRatio, expected(touching, touching.length).lineRatio);
+      await page.click('[data-action="clear"]');
+      assert.deepEqual(consoleErrors, []);
+      assert.deepEqual(requests, []);
+    });
+
+    it('shows hostile prompt text as text', async function () {
+      // every prompt of the page is in a <pre> and equals the note's prompt (no markup was parsed)
+      const first = truth.notes.find((n) => n.note.interactions.length)?.note.interactions[0].prompt;
+      const texts = await page.locator('pre.prompt').allTextContents();
+      assert.ok(texts.some((t) => t === first || first.startsWith(t.replace(/…$/, ''))));
+      assert.equal(await page.locator('#content script').count(), 0);
+    });
+
+    it('takes screenshots in light, dark and forced colors (different, not blank)', async function () {
+      const dir = join(ROOT, 'media/screenshots');
+      const shots = {};
+      for (const [name, media] of [
+        ['light', { colorScheme: 'light', forcedColors: 'none' }],
+        ['dark', { colorScheme: 'dark', forcedColors: 'none' }],
+        ['hc', { colorScheme: 'dark', forcedColors: 'active' }],
+      ]) {
+        await page.emulateMedia(media);
+        await page.evaluate(() => window.scrollTo(0, 0));
+        const buf = await page.screenshot({ fullPage: false });
+        shots[name] = buf;
+        writeFileSync(join(dir, `${name}-dashboard.png`), buf);
+        const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+        shots[`${name}-bg`] = bg;
+      }
+      assert.notEqual(shots['light-bg'], shots['dark-bg']);
+      assert.ok(!shots.light.equals(shots.dark) && !shots.dark.equals(shots.hc) && !shots.light.equals(shots.hc));
+      for (const k of ['light', 'dark', 'hc'])
+        assert.ok(shots[k].length > 20_000, `${k} screenshot is not blank (${shots[k].length} bytes)`);
+      await page.emulateMedia({ colorScheme: 'light', forcedColors: 'none' });
+    });
+  });
+
+  describe('a scripted repository with 5,024 notes', function () {
+    let repo;
+    let url;
+    let truth;
+
+    before(function () {
+      this.timeout(300_000);
+      repo = join(base, 'big');
+      makeDashboardFixture(repo);
+      url = exportSite(repo, join(base, 'site-big'));
+      truth = notesOn(repo, 'main');
+    });
+
+    it('loads quickly and paginates the commit list', async function () {
+      assert.ok(truth.notes.length >= 5000, `${truth.notes.length} notes`);
+      const t0 = Date.now();
+      await page.goto(url);
+      await page.locator('[data-figure="lineRatio"]').waitFor();
+      const loadMs = Date.now() - t0;
+      assert.ok(loadMs < 15_000, `loaded in ${loadMs} ms`);
+      assert.deepEqual(await figures(page), expected(truth.notes, truth.commits));
+      assert.equal(await page.locator('[data-table="commits"] tbody tr').count(), 50);
+      assert.equal((await page.locator('[data-pager="commits"]').textContent())?.trim(), `Page 1 of ${Math.ceil(truth.commits / 50)}`);
+      await page.click('button[data-page="commits"][data-to="2"]');
+      assert.equal((await page.locator('[data-pager="commits"]').textContent())?.trim(), `Page 2 of ${Math.ceil(truth.commits / 50)}`);
+      assert.ok((await page.locator('[data-table="ranges"] tbody tr').count()) > 0, 'PR-sized ranges listed');
+      assert.deepEqual(consoleErrors, []);
+      assert.deepEqual(requests, []);
+    });
+
+    it('filters 5,024 notes without a noticeable wait', async function () {
+      const t0 = Date.now();
+      await page.selectOption('[data-filter="agent"]', '=codex');
+      const ms = Date.now() - t0;
+      const only = truth.notes.filter((n) => n.note.agent === 'codex');
+      assert.deepEqual(await figures(page), expected(only, only.length));
+      assert.ok(ms < 3000, `filtered in ${ms} ms`);
+      assert.deepEqual(consoleErrors, []);
+    });
+  });
+});
