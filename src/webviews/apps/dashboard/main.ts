@@ -1,7 +1,7 @@
 /** Dashboard page entry: DOM wiring only. Figures are in src/core/dashboard/aggregate.ts, HTML in render.ts. */
 import './dashboard.css';
 import { parseDashboardData, type DashboardData } from '../../../core/dashboard/dashboardData';
-import { applyBarWidths } from '../shared/charts';
+import { applyBarWidths } from '../shared/charts/dom';
 import { renderContent, renderFilters, renderHeader, renderMessage, type RenderContext } from './render';
 import { applyFilterChange, initialUi, parseHash, toHash, type DashboardUi } from './state';
 

@@ -71,14 +71,9 @@ export function heatLevel(ratio: number | null | undefined): number {
 
 /**
  * A horizontal share bar as HTML. Widths cannot be inline `style` attributes under the CSP: the
- * fill carries `data-ratio` and {@link applyBarWidths} sets it through the CSSOM.
+ * fill carries `data-ratio` and `applyBarWidths` (dom.ts) sets it through the CSSOM.
  */
 export function shareBar(ratio: number | null, accessibleLabel: string): string {
   const r = typeof ratio === 'number' && Number.isFinite(ratio) ? Math.max(0, Math.min(100, Math.round(ratio))) : 0;
   return `<span class="share-bar" role="img" aria-label="${escapeHtml(accessibleLabel)}"><span class="share-fill" data-ratio="${r}"></span></span>`;
-}
-
-/** Sets the width of every `[data-ratio]` fill under `root` (CSSOM writes are allowed by the CSP). */
-export function applyBarWidths(root: ParentNode): void {
-  for (const el of root.querySelectorAll<HTMLElement>('[data-ratio]')) el.style.width = `${Number(el.dataset.ratio) || 0}%`;
 }
