@@ -2,7 +2,8 @@
 // file:// exactly as a user opens it: built by the CI entry point (dist/dashboard.js) from a peer
 // fixture repository with genuine Agent Note CLI notes and from a scripted repository with 5,024
 // notes. Expected figures are computed here from the notes read back through git, never from the
-// page's own code. Screenshots in light, dark and forced colors go to media/screenshots/.
+// page's own code. Screenshots in light, dark and forced colors go to test-results/ and, with
+// AN_UPDATE_SCREENSHOTS=1, to media/screenshots/<theme>-dashboard.png (the README's picture).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT, cleanup, launchChromium, tempDir } from '../../scripts/harness.mjs';
 import { makeDashboardFixture } from './dashboardFixture.mjs';
+import { MEDIA_SHOTS, SHOTS } from './workbench.mjs';
 
 const cli = join(ROOT, 'dist/dashboard.js');
 const peerBundle = join(ROOT, 'test/fixtures/peer-repos/todo-api.bundle');
@@ -161,7 +163,7 @@ describe('Dashboard (exported site in Chromium, file://)', function () {
     });
 
     it('takes screenshots in light, dark and forced colors (different, not blank)', async function () {
-      const dir = join(ROOT, 'media/screenshots');
+      mkdirSync(SHOTS, { recursive: true });
       const shots = {};
       for (const [name, media] of [
         ['light', { colorScheme: 'light', forcedColors: 'none' }],
@@ -172,7 +174,8 @@ describe('Dashboard (exported site in Chromium, file://)', function () {
         await page.evaluate(() => window.scrollTo(0, 0));
         const buf = await page.screenshot({ fullPage: false });
         shots[name] = buf;
-        writeFileSync(join(dir, `${name}-dashboard.png`), buf);
+        writeFileSync(join(SHOTS, `${name}-dashboard.png`), buf);
+        if (process.env.AN_UPDATE_SCREENSHOTS === '1') writeFileSync(join(MEDIA_SHOTS, `${name}-dashboard.png`), buf);
         const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
         shots[`${name}-bg`] = bg;
       }
