@@ -57,6 +57,33 @@ function expected(notes, commits) {
   };
 }
 
+/**
+ * The page in light, dark and forced colors: saved as test-results/<prefix>-<theme>.png (and, for the
+ * README, media/screenshots/<theme>-dashboard.png with AN_UPDATE_SCREENSHOTS=1); checked to be not
+ * blank and different per theme. There is no pixel baseline: fonts differ between machines.
+ */
+async function themeShots(page, prefix, media) {
+  mkdirSync(SHOTS, { recursive: true });
+  const shots = {};
+  for (const [name, m] of [
+    ['light', { colorScheme: 'light', forcedColors: 'none' }],
+    ['dark', { colorScheme: 'dark', forcedColors: 'none' }],
+    ['hc', { colorScheme: 'dark', forcedColors: 'active' }],
+  ]) {
+    await page.emulateMedia(m);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const buf = await page.screenshot({ fullPage: false });
+    shots[name] = buf;
+    writeFileSync(join(SHOTS, `${prefix}-${name}.png`), buf);
+    if (media && process.env.AN_UPDATE_SCREENSHOTS === '1') writeFileSync(join(MEDIA_SHOTS, `${name}-dashboard.png`), buf);
+    shots[`${name}-bg`] = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  }
+  await page.emulateMedia({ colorScheme: 'light', forcedColors: 'none' });
+  assert.notEqual(shots['light-bg'], shots['dark-bg']);
+  assert.ok(!shots.light.equals(shots.dark) && !shots.dark.equals(shots.hc) && !shots.light.equals(shots.hc));
+  for (const k of ['light', 'dark', 'hc']) assert.ok(shots[k].length > 20_000, `${k} screenshot is not blank (${shots[k].length} bytes)`);
+}
+
 async function figures(page) {
   const out = {};
   for (const k of ['lineRatio', 'meanRatio', 'coverage', 'aiLines'])
@@ -162,28 +189,50 @@ describe('Dashboard (exported site in Chromium, file://)', function () {
       assert.equal(await page.locator('#content script').count(), 0);
     });
 
-    it('takes screenshots in light, dark and forced colors (different, not blank)', async function () {
-      mkdirSync(SHOTS, { recursive: true });
-      const shots = {};
-      for (const [name, media] of [
-        ['light', { colorScheme: 'light', forcedColors: 'none' }],
-        ['dark', { colorScheme: 'dark', forcedColors: 'none' }],
-        ['hc', { colorScheme: 'dark', forcedColors: 'active' }],
-      ]) {
-        await page.emulateMedia(media);
-        await page.evaluate(() => window.scrollTo(0, 0));
-        const buf = await page.screenshot({ fullPage: false });
-        shots[name] = buf;
-        writeFileSync(join(SHOTS, `${name}-dashboard.png`), buf);
-        if (process.env.AN_UPDATE_SCREENSHOTS === '1') writeFileSync(join(MEDIA_SHOTS, `${name}-dashboard.png`), buf);
-        const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-        shots[`${name}-bg`] = bg;
+    it('has light, dark and forced-colors themes (different, not blank)', async function () {
+      await themeShots(page, 'dashboard-todo-api', false);
+    });
+  });
+
+  describe('the demo repository (notes written by the recording pipeline)', function () {
+    let repo;
+    let url;
+    let truth;
+
+    before(async function () {
+      this.timeout(120_000);
+      const builder = join(ROOT, 'out/test/demo/demoRepository.js');
+      if (!existsSync(builder)) {
+        console.log(`      (skipped: ${builder} is missing — run node esbuild.mjs first)`);
+        this.skip();
       }
-      assert.notEqual(shots['light-bg'], shots['dark-bg']);
-      assert.ok(!shots.light.equals(shots.dark) && !shots.dark.equals(shots.hc) && !shots.light.equals(shots.hc));
-      for (const k of ['light', 'dark', 'hc'])
-        assert.ok(shots[k].length > 20_000, `${k} screenshot is not blank (${shots[k].length} bytes)`);
-      await page.emulateMedia({ colorScheme: 'light', forcedColors: 'none' });
+      const { createDemoRepository } = await import('../../scripts/demo-repo.mjs');
+      const home = join(base, 'demo-home');
+      mkdirSync(home, { recursive: true });
+      // the identity the pipeline's notes commits need (as prepareDirs gives the in-host scenarios)
+      writeFileSync(
+        join(home, '.gitconfig'),
+        '[user]\n\tname = Ann Dev\n\temail = ann@example.com\n[init]\n\tdefaultBranch = main\n[commit]\n\tgpgsign = false\n',
+      );
+      repo = await createDemoRepository({ base: join(base, 'demo'), home });
+      url = exportSite(repo, join(base, 'site-demo'), ['--title', 'demo-shop']);
+      truth = notesOn(repo, 'HEAD');
+    });
+
+    it('shows the figures of its notes, per agent too, and takes the README pictures', async function () {
+      assert.ok(truth.notes.length >= 3, `the demo has notes (${truth.notes.length})`);
+      await page.goto(url);
+      await page.locator('[data-figure="lineRatio"]').waitFor();
+      assert.deepEqual(await figures(page), expected(truth.notes, truth.commits));
+      const agents = [...new Set(truth.notes.map((n) => n.note.agent))];
+      for (const agent of agents) {
+        const only = truth.notes.filter((n) => n.note.agent === agent);
+        const row = page.locator(`[data-table="agents"] tr[data-key="${agent}"] [data-col="lineRatio"]`);
+        assert.equal((await row.textContent())?.trim(), expected(only, only.length).lineRatio);
+      }
+      await themeShots(page, 'dashboard-demo', true);
+      assert.deepEqual(consoleErrors, []);
+      assert.deepEqual(requests, []);
     });
   });
 
