@@ -1,4 +1,4 @@
-// Builds: the extension bundle (node/cjs, `vscode` external), the sharing worker thread bundle, the webview bundles (browser/iife),
+// Builds: the extension bundle (node/cjs, `vscode` external), the sharing worker thread bundle, the dashboard CLI, the webview bundles (browser/iife),
 // and a transpiled copy of src + tests under out/ (not bundled) for the unit and in-host test runners.
 import { build } from 'esbuild';
 import { readdirSync, statSync, existsSync, rmSync } from 'node:fs';
@@ -55,6 +55,21 @@ const sharingWorker = build({
   logLevel: 'warning',
 });
 
+// The dashboard CLI for CI jobs (`node dist/dashboard.js --repo . --out site/`, src/node/dashboard/cli.ts):
+// it copies the dashboard app (dist/webviews/dashboard.js/.css) next to the data it writes.
+const dashboardCli = build({
+  entryPoints: ['src/node/dashboard/main.ts'],
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  outfile: 'dist/dashboard.js',
+  minify: production,
+  sourcemap: !production,
+  sourcesContent: false,
+  logLevel: 'warning',
+});
+
 const webviewEntries = walk('src/webviews/apps', (p) => /[/\\]main\.ts$/.test(p));
 const webviews = webviewEntries.length
   ? build({
@@ -97,6 +112,6 @@ if (!production) {
   });
 }
 
-const [ext] = await Promise.all([extension, webviews, tests, sharingWorker]);
+const [ext] = await Promise.all([extension, webviews, tests, sharingWorker, dashboardCli]);
 const bytes = Object.values(ext.metafile.outputs).find((o) => o.entryPoint === 'src/extension.ts')?.bytes ?? 0;
 console.log(`built dist/extension.js (${(bytes / 1024).toFixed(0)} KB${production ? ', minified' : ''})`);

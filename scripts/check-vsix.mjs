@@ -1,7 +1,7 @@
 // Checks a packaged .vsix the way the VS Code Marketplace and Open VSX look at it, offline (neither
 // `vsce publish` nor `ovsx publish` has a dry run that works without their servers):
 //   - the files of the package (`vsce ls` of the manifest, and the archive itself): only the bundle,
-//     webview assets, media, l10n, README/CHANGELOG/LICENSE — no sources, tests or node_modules;
+//     the dashboard CLI, webview assets, media, l10n, README/CHANGELOG/LICENSE — no sources, tests or node_modules;
 //   - the manifest fields both galleries read (identity, engines, repository, bugs, homepage, license,
 //     icon as a 128×128 PNG inside the package, categories, keywords, galleryBanner, capabilities,
 //     localized %keys% resolvable from package.nls.json, contributed walkthrough media present);
@@ -104,7 +104,7 @@ export function checkVsix(vsixPath, { listed } = {}) {
     (n) =>
       !/^(\[Content_Types\]\.xml|extension\.vsixmanifest)$/.test(n) &&
       !/^extension\/(package\.json|package\.nls(\.[a-z-]+)?\.json|readme\.md|changelog\.md|LICENSE\.txt|LICENSE)$/i.test(n) &&
-      !/^extension\/dist\/(extension\.js|[a-z][A-Za-z]*Worker\.js|webviews\/[^/]+\.(js|css|ttf))$/.test(n) &&
+      !/^extension\/dist\/(extension\.js|dashboard\.js|[a-z][A-Za-z]*Worker\.js|webviews\/[^/]+\.(js|css|ttf))$/.test(n) &&
       !/^extension\/(media|l10n)\//.test(n),
   );
   check(
@@ -117,6 +117,13 @@ export function checkVsix(vsixPath, { listed } = {}) {
   const workers = [...new Set([...bundle.matchAll(/["'`]([a-z][A-Za-z]*Worker\.js)["'`]/g)].map((m) => m[1]))];
   const absent = workers.filter((w) => !files.has(`extension/dist/${w}`));
   check('every worker the bundle starts is packaged', absent.length === 0, absent.join(', '));
+  // The dashboard CLI (`node dist/dashboard.js`, CI jobs) copies the dashboard app next to its data.
+  check(
+    'the dashboard CLI and its app are packaged',
+    files.has('extension/dist/dashboard.js') &&
+      files.has('extension/dist/webviews/dashboard.js') &&
+      files.has('extension/dist/webviews/dashboard.css'),
+  );
   check('no source maps, sources, tests or node_modules', !names.some((n) => /\.map$|\/src\/|\/test\/|node_modules/.test(n)));
   if (listed) {
     const inZip = new Set(names.filter((n) => n.startsWith('extension/')).map((n) => n.slice('extension/'.length).toLowerCase()));

@@ -3,6 +3,7 @@ export const commands = {
   showNote: 'agentNote.showNote',
   showTimeline: 'agentNote.showTimeline',
   copyPrReport: 'agentNote.copyPrReport',
+  exportDashboard: 'agentNote.exportDashboard',
   installGitHooks: 'agentNote.installGitHooks',
   removeGitHooks: 'agentNote.removeGitHooks',
   copyPrompt: 'agentNote.copyPrompt',

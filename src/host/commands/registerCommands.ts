@@ -17,6 +17,7 @@ import { isObjectId } from '../../core/git/objectId';
 import { notificationText, plainLabel } from '../../core/text/escape';
 import { type HookNote, installHooks, removeHooks } from '../../node/hooks/gitHooks';
 import { reportIssue, showStatus } from '../diagnostics';
+import { exportDashboard } from './exportDashboard';
 
 /** Arguments of command links (hover, CodeLens, timeline): validated, never trusted blindly. */
 interface CommitArg {
@@ -182,6 +183,14 @@ export function registerCommands(services: Services): vscode.Disposable[] {
           return r;
         }),
       ),
+    ),
+    vscode.commands.registerCommand(
+      commands.exportDashboard,
+      guard(commands.exportDashboard, async (raw?: unknown) => {
+        const repo = services.registry.current();
+        if (!repo) return noRepo();
+        return exportDashboard(services, repo, raw);
+      }),
     ),
     vscode.commands.registerCommand(commands.showLog, () => services.log.channel.show()),
     vscode.commands.registerCommand(
