@@ -487,7 +487,7 @@ export function timelineRows(r) {
       samples: tl?.layoutSamples,
       check: (s) => s.median <= 16 || `median ${s.median.toFixed(1)} ms`,
       note: tl
-        ? `Elements drawn at ${tl.width} px: ${tl.drawnFit} zoomed out (marks closer than 6 px merge into one group), ${tl.drawnZoom} zoomed in — bounded by the width, not by the ${tl.marks.toLocaleString('en-US')} marks. Two layouts per sample.`
+        ? `Elements drawn at ${tl.width} px: ${tl.drawnFit} zoomed out (marks closer than 16 px merge into one group, as in the view), ${tl.drawnZoom} zoomed in — bounded by the width, not by the ${tl.marks.toLocaleString('en-US')} marks. Two layouts per sample.`
         : 'not measured',
       decimals: 1,
     }),

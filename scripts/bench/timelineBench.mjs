@@ -128,9 +128,9 @@ export function timelineBench({ events = 10_000, samples = 15, width = 1200 } = 
     const zoom = axis.zoomAt(fit, 200);
     let df = 0;
     let dz = 0;
-    for (const lt of laneTimes) df += axis.placeLane(lt, fit).length;
+    for (const lt of laneTimes) df += axis.placeLane(lt, fit, 16).length;
     // the view draws the lanes scrolled into view only (about 20); here every lane is laid out
-    for (const lt of laneTimes) dz += axis.placeLane(lt, zoom).length;
+    for (const lt of laneTimes) dz += axis.placeLane(lt, zoom, 16).length;
     const c = performance.now();
     if (i < 2) continue; // warm-up
     times.push(c - a);

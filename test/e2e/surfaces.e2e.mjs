@@ -4,6 +4,7 @@
 // webviews use the theme's colours and the bundled codicon font (allowed by their CSP). With
 // AN_UPDATE_SCREENSHOTS=1 the pictures of the README and the walkthrough (media/screenshots) are rewritten.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { createDemoRepository } from '../../scripts/demo-repo.mjs';
 import { openWorkbench, partShot, runCommand, shot, union } from './workbench.mjs';
 
@@ -86,6 +87,51 @@ async function inSomeWebview(page, selector, text, ms = 30_000) {
     if (Date.now() > deadline) throw new Error(`no webview shows ${selector} with ${text}`);
     await page.waitForTimeout(250);
   }
+}
+
+/** The timeline pictures of each theme, compared after the three runs. */
+const timelineShots = {};
+
+/**
+ * Statistics of a PNG, decoded by the browser (no image library): distinct colours (quantized),
+ * the spread of luminance (5th to 95th percentile) and the mean colour.
+ */
+async function pictureStats(browser, file) {
+  const data = readFileSync(file).toString('base64');
+  const page = await browser.newPage(); // about:blank: no workbench CSP in the way of a data: image
+  const stats = await page.evaluate(async (b64) => {
+    const img = new Image();
+    img.src = `data:image/png;base64,${b64}`;
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.width;
+    c.height = img.height;
+    const g = c.getContext('2d');
+    g.drawImage(img, 0, 0);
+    const px = g.getImageData(0, 0, c.width, c.height).data;
+    const colours = new Set();
+    const lum = [];
+    let r = 0;
+    let gr = 0;
+    let b = 0;
+    let n = 0;
+    for (let i = 0; i < px.length; i += 4 * 7) {
+      colours.add(((px[i] >> 4) << 8) | ((px[i + 1] >> 4) << 4) | (px[i + 2] >> 4));
+      lum.push(0.2126 * px[i] + 0.7152 * px[i + 1] + 0.0722 * px[i + 2]);
+      r += px[i];
+      gr += px[i + 1];
+      b += px[i + 2];
+      n++;
+    }
+    lum.sort((x, y) => x - y);
+    return {
+      distinct: colours.size,
+      spread: Math.round(lum[Math.floor(lum.length * 0.95)] - lum[Math.floor(lum.length * 0.05)]),
+      mean: [r / n, gr / n, b / n].map(Math.round),
+    };
+  }, data);
+  await page.close();
+  return stats;
 }
 
 async function openFile(page, rel) {
@@ -188,10 +234,76 @@ for (const [name, theme] of themes) {
       await partShot(wb.page, `${name}-show-note`, wb.page.locator('#workbench\\.parts\\.editor'), 0);
     });
 
-    it('the timeline lists sessions, prompts, edits and commits and works with the keyboard only', async function () {
+    it('timeline v2: lanes per session on a time axis, selection details, keyboard only, themed', async function () {
       await runCommand(wb.page, 'Agent Note: Show Timeline');
       const frame = webview(wb.page);
-      const list = frame.locator('[role="listbox"]');
+      await frame.locator('.lane').first().waitFor({ timeout: 30_000 });
+      const commitMark = frame.locator('.lane-commits [role="option"][aria-label*="refactor: format money with Intl.NumberFormat"]');
+      await commitMark.first().waitFor({ timeout: 30_000 });
+      const lanes = await frame.locator('[role="listbox"]').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+      assert.ok(
+        lanes.some((l) => /^Claude Code/.test(l ?? '')),
+        `a Claude Code lane (${lanes.join(' | ')})`,
+      );
+      assert.ok(lanes.includes('Commits'), 'the commits lane');
+      assert.ok(lanes.length >= 4, `one lane per session plus commits (${lanes.length})`);
+      // select the commit: the details show its edits and the Show Note button
+      await commitMark.first().click();
+      await frame.locator('#details .details-title', { hasText: 'refactor: format money' }).waitFor();
+      assert.ok((await frame.locator('#details [data-action="showNote"]').count()) === 1, 'Show Note offered for a noted commit');
+      const tlFrame = await frameWith(wb.page, '.lanes .lane');
+      const colours = await themeColours(tlFrame);
+      assert.ok(colours.themeBackground, 'the timeline gets the theme colours');
+      if (name === 'hc') {
+        assert.match(colours.kind, /vscode-high-contrast/);
+        const border = await tlFrame.evaluate(
+          () => getComputedStyle(document.querySelector('.mark:not(.kind-uncommitted)')).borderTopColor,
+        );
+        assert.notEqual(border, 'rgba(0, 0, 0, 0)', 'high contrast: marks carry the contrast border');
+      }
+      await shot(wb.page, `surfaces-${name}-timeline`);
+      const file = await partShot(wb.page, `${name}-timeline`, wb.page.locator('#workbench\\.parts\\.editor'), 0);
+      timelineShots[name] = await pictureStats(wb.browser, file);
+      const st = timelineShots[name];
+      assert.ok(st.distinct >= 8, `the picture is not blank (${st.distinct} distinct colours)`);
+      assert.ok(st.spread > 40, `the picture has contrast (luminance spread ${st.spread})`);
+      if (name !== 'dark') return;
+      // keyboard only: Tab reaches the lanes (one stop), arrows move between marks, Enter selects, N shows the note
+      await frame.locator('[data-view="axis"]').focus();
+      let inLanes = false;
+      for (let i = 0; i < 16 && !inLanes; i++) {
+        await wb.page.keyboard.press('Tab');
+        inLanes = (await frame.locator('.mark:focus').count()) > 0;
+      }
+      assert.ok(inLanes, 'Tab reaches the timeline lanes');
+      let found = false;
+      for (let i = 0; i < 8 && !found; i++) {
+        const label = (await frame.locator('.mark:focus').getAttribute('aria-label')) ?? '';
+        if (/^Commit /.test(label)) found = true;
+        else await wb.page.keyboard.press('ArrowDown');
+      }
+      assert.ok(found, 'ArrowDown reaches the commits lane');
+      for (let i = 0; i < 10; i++) {
+        const label = (await frame.locator('.mark:focus').getAttribute('aria-label')) ?? '';
+        if (/refactor: format money/.test(label)) break;
+        await wb.page.keyboard.press('ArrowLeft');
+      }
+      assert.match((await frame.locator('.mark:focus').getAttribute('aria-label')) ?? '', /refactor: format money/);
+      await wb.page.keyboard.press('+');
+      await wb.page.keyboard.press('-');
+      await wb.page.keyboard.press('Enter');
+      await frame.locator('#details .details-title', { hasText: 'refactor: format money' }).waitFor();
+      await shot(wb.page, `surfaces-${name}-timeline-keyboard`);
+      await wb.page.keyboard.press('n');
+      await inSomeWebview(wb.page, '.prompt', 'formatCents');
+      await shot(wb.page, `surfaces-${name}-timeline-keyboard-note`);
+    });
+
+    it('the timeline list view lists sessions, prompts, edits and commits and works with the keyboard only', async function () {
+      await runCommand(wb.page, 'Agent Note: Show Timeline');
+      const frame = webview(wb.page);
+      await frame.locator('[data-view="list"]').click();
+      const list = frame.locator('.list-container [role="listbox"]');
       await list.waitFor({ timeout: 30_000 });
       await frame
         .locator('[role="option"]', { hasText: 'refactor: format money with Intl.NumberFormat' })
@@ -200,11 +312,13 @@ for (const [name, theme] of themes) {
       const body = await frame.locator('body').innerText();
       assert.match(body, /Add a Cart class/);
       assert.match(body, /feat: percentage discount codes/);
-      await shot(wb.page, `surfaces-${name}-timeline`);
-      await partShot(wb.page, `${name}-timeline`, wb.page.locator('#workbench\\.parts\\.editor'), 0);
-      if (name !== 'dark') return;
+      await shot(wb.page, `surfaces-${name}-timeline-list`);
+      if (name !== 'dark') {
+        await frame.locator('[data-view="axis"]').click();
+        return;
+      }
       // keyboard only: "/" focuses the filter, type, Escape back, arrows move, Enter opens the note
-      await frame.locator('[role="option"][tabindex="0"]').focus();
+      await frame.locator('.list-container [role="option"][tabindex="0"]').focus();
       await wb.page.keyboard.press('/');
       await wb.page.keyboard.type('Intl.NumberFormat');
       await frame.locator('[role="option"]', { hasText: 'refactor: format money' }).first().waitFor();
@@ -212,21 +326,21 @@ for (const [name, theme] of themes) {
       let inList = false;
       for (let i = 0; i < 12 && !inList; i++) {
         await wb.page.keyboard.press('Tab');
-        inList = (await frame.locator('[role="option"]:focus').count()) > 0;
+        inList = (await frame.locator('.list-container [role="option"]:focus').count()) > 0;
       }
       assert.ok(inList, 'Tab reaches the timeline list');
       await wb.page.keyboard.press('Home');
       let found = false;
       for (let i = 0; i < 10 && !found; i++) {
-        const active = await frame.locator('[role="option"]:focus').innerText();
+        const active = await frame.locator('.list-container [role="option"]:focus').innerText();
         if (/refactor: format money/.test(active)) found = true;
         else await wb.page.keyboard.press('ArrowDown');
       }
       assert.ok(found, 'reached the commit row with the arrow keys');
-      await shot(wb.page, `surfaces-${name}-timeline-keyboard`);
       await wb.page.keyboard.press('Enter');
       await inSomeWebview(wb.page, '.prompt', 'formatCents');
-      await shot(wb.page, `surfaces-${name}-timeline-keyboard-note`);
+      await runCommand(wb.page, 'Agent Note: Show Timeline');
+      await webview(wb.page).locator('[data-view="axis"]').click();
     });
 
     if (name === 'dark')
@@ -264,3 +378,14 @@ for (const [name, theme] of themes) {
       });
   });
 }
+
+describe('timeline v2 pictures differ per theme', function () {
+  it('the dark, light and high-contrast pictures are not the same picture', function () {
+    const names = Object.keys(timelineShots);
+    if (names.length < 3) this.skip(); // a narrowed run (E2E_GREP) took fewer themes
+    const dist = (a, b) => Math.hypot(...a.mean.map((v, i) => v - b.mean[i]));
+    assert.ok(dist(timelineShots.dark, timelineShots.light) > 60, 'dark and light differ');
+    assert.ok(dist(timelineShots.light, timelineShots.hc) > 60, 'light and high contrast differ');
+    assert.notDeepEqual(timelineShots.dark, timelineShots.hc, 'dark and high contrast differ');
+  });
+});

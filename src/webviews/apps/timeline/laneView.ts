@@ -11,6 +11,8 @@ import { zoomStep } from './axisState';
 
 export const laneHeight = 30;
 export const labelWidth = 180;
+/** Marks closer than this merge into one group (a group is drawn 16 px wide). */
+export const mergePx = 16;
 
 export interface LaneViewHooks {
   laneLabel(lane: TimelineLane): string;
@@ -150,7 +152,7 @@ export class LaneView {
       const idx = model.byLane[l];
       const special = new Set<number>();
       for (const i of [focusIndex, selectedIndex]) if (i !== undefined && model.marks[i].lane === l) special.add(i);
-      for (const p of placeLane(this.laneTimes[l], this.vp)) {
+      for (const p of placeLane(this.laneTimes[l], this.vp, mergePx)) {
         // the focused and the selected mark are always drawn on their own
         const members = idx.slice(p.first, p.first + p.count);
         const plain = members.filter((i) => !special.has(i));
