@@ -144,6 +144,7 @@ export const timelineDefaultStrings = {
   revealLine: 'Reveal Line',
   openFile: 'Open File',
   ledTo: 'Edits of this prompt',
+  commitEdits: 'Edits in this commit',
   markCount: '{0} marks in {1} lanes',
 } as const;
 

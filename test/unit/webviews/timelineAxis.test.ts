@@ -204,7 +204,8 @@ describe('Timeline v2 axis render', () => {
     // an edit without blobs: no diff; a commit: its edits and Show Note, no diff or reveal
     assert.doesNotMatch(R.renderDetails(m, 'e2', names, {}, fmt), /openDiff/);
     const commit = R.renderDetails(m, 'c1', names, {}, fmt);
-    assert.match(commit, /Edits of this prompt/);
+    assert.match(commit, /Edits in this commit/);
+    assert.match(R.renderDetails(m, 'p1', names, {}, fmt), /Edits of this prompt/);
     assert.deepEqual(
       [...commit.matchAll(/data-select="(e\d)"/g)].map((x) => x[1]),
       ['e1', 'e2', 'e3'],

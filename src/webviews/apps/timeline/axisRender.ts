@@ -147,7 +147,7 @@ export function renderDetails(model: TimelineModel, id: string | null, names: Ag
   }
   if (rel.edits.length) {
     parts.push(
-      `<h3>${escapeHtml(t(strings, 'ledTo'))}</h3><ul class="plain">${rel.edits
+      `<h3>${escapeHtml(t(strings, m.kind === 'commit' ? 'commitEdits' : 'ledTo'))}</h3><ul class="plain">${rel.edits
         .slice(0, 50)
         .map(
           (x) =>

@@ -4,6 +4,7 @@
  * logic in axisState.ts) and the flat list (state.ts, render.ts).
  */
 import './timeline.css';
+import './axis.css';
 import {
   DidChangeStateNotification,
   DidRequestFocusNotification,
@@ -135,8 +136,13 @@ function renderAxis(opts: { toolbar?: boolean; focus?: boolean } = {}): void {
       : model.marks.length === 0
         ? str('noMatches')
         : str('markCount', model.marks.length, model.lanes.length);
-  detailsEl.innerHTML = renderDetails(model, a.selectedId, agentNames(), strings(), fmt);
+  // a pan or zoom leaves the selection as it is: the details are rendered again only when it changes
+  if (detailsFor.model !== model || detailsFor.id !== a.selectedId || detailsFor.strings !== strings()) {
+    detailsFor = { model, id: a.selectedId, strings: strings() };
+    detailsEl.innerHTML = renderDetails(model, a.selectedId, agentNames(), strings(), fmt);
+  }
 }
+let detailsFor: { model?: TimelineModel; id?: string | null; strings?: Record<string, string> } = {};
 
 function renderAxisToolbarPreservingFocus(): void {
   const active = document.activeElement as HTMLElement | null;
