@@ -167,13 +167,22 @@ export function buildTimelineModel(input: TimelineModelInput): TimelineModel {
   const turnFiles = new Map<string, Set<string>>();
   const turnCommits = new Map<string, Set<string>>();
 
+  // A session starts no later than its earliest prompt or edit (a transcript's first turn may be
+  // timed after an edit the editor saw, or carry no prompt): "started" never follows its own work.
+  const earliest = new Map<string, number>();
+  for (const e of input.entries) {
+    if (e.kind === 'commit' || e.sessionKey === null) continue;
+    const t = timeOf(e.time);
+    const seen = earliest.get(e.sessionKey);
+    if (seen === undefined || t < seen) earliest.set(e.sessionKey, t);
+  }
   for (const s of input.sessions) {
     const lane = laneForSession(s.key);
     if (lane === undefined) continue;
     drafts.push({
       id: `session:${s.key}`,
       kind: 'session',
-      t: timeOf(s.startedAt),
+      t: Math.min(timeOf(s.startedAt), earliest.get(s.key) ?? Infinity),
       lane,
       agent: s.agent,
       files: [],

@@ -60,6 +60,14 @@ describe('timeline model (Timeline v2)', () => {
     assert.deepEqual(ids(r).slice(0, 4), ['session:claude:s1', 'p1', 'e2', 'e1']);
   });
 
+  it('a session starts no later than its earliest prompt or edit (an edit seen before the first turn)', () => {
+    const s = sampleTimeline();
+    s.sessions[0].startedAt = '2026-03-02T09:05:00Z'; // after p1 (09:01) and e1 (09:02)
+    const m = buildTimelineModel(s);
+    assert.deepEqual(ids(m).slice(0, 3), ['session:claude:s1', 'p1', 'e1']);
+    assert.equal(m.marks[0].t, Date.parse('2026-03-02T09:01:00Z'));
+  });
+
   it('links each edit to the first later commit whose note lists its file, and a prompt to its edits and their commits', () => {
     const m = buildTimelineModel(sampleTimeline());
     const get = (id: string) => m.marks[m.byId.get(id) as number];
