@@ -2,8 +2,9 @@
 // every measurement several times, writes bench-results/latest.json + latest.md, prints the table
 // and exits non-zero when a goal is missed. See bench-results/latest.md for what each row means.
 //
-//   node scripts/bench.mjs [--quick] [--skip-host] [--host-rounds N]
+//   node scripts/bench.mjs [--quick] [--skip-host] [--host-rounds N] [--only timeline]
 //
+// --only timeline: only the Timeline v2 rows (node, a few seconds); prints them, writes nothing.
 // --quick: reduced data (smoke run; its numbers are not comparable to the goals); writes
 //          bench-results/quick.{json,md} instead of latest.*.
 // --skip-host: no code-server runs (the in-host rows are then "missing").
@@ -31,7 +32,8 @@ import {
 } from './bench/nodeBench.mjs';
 import { cleanupRun, commitPairs, runHostConfig, stopActive } from './bench/hostBench.mjs';
 import { markdownReport, textTable } from './bench/report.mjs';
-import { buildRows, describeData, environment, stripHost } from './bench/rows.mjs';
+import { buildRows, describeData, environment, stripHost, timelineRows } from './bench/rows.mjs';
+import { timelineBench } from './bench/timelineBench.mjs';
 
 const T0 = Date.now();
 const args = process.argv.slice(2);
@@ -48,6 +50,17 @@ const STALL_RUNS = 3;
 if (!existsSync(join(ROOT, 'out/src/node/lookup/lineNoteLookup.js')) || !existsSync(join(ROOT, 'out/test/suite/index.js'))) {
   console.error('build first: node esbuild.mjs (npm run bench does it)');
   process.exit(2);
+}
+
+if (args.includes('--only')) {
+  const only = args[args.indexOf('--only') + 1];
+  if (only !== 'timeline') {
+    console.error(`--only: unknown part ${only ?? ''} (known: timeline)`);
+    process.exit(2);
+  }
+  const rows = timelineRows({ timeline: timelineBench() });
+  console.log(textTable(rows));
+  process.exit(rows.some((r) => r.status === 'fail' || r.status === 'missing') ? 1 : 0);
 }
 
 const base = mkdtempSync(join(process.env.VSH_TMP || tmpdir(), 'agentnote-bench-'));
@@ -147,6 +160,7 @@ try {
   results.derived = await stage('pull of 200 new commits to derived notes', () =>
     derivedBench({ dir: join(base, 'derived'), home, notes: quick ? 500 : 5000, commits: 200, samples: quick ? 2 : 5 }),
   );
+  results.timeline = await stage('timeline v2 model + layout, 10,000 events', () => timelineBench());
   results.parse = await stage('transcript parse throughput', () => parseBench({ transcripts, runs: 3 }));
   results.catchUp = await stage('tailer catch-up', () => tailerCatchUpBench({ transcripts }));
   const bigClaude = transcripts?.find((t) => t.agent === 'claude');

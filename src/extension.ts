@@ -5,7 +5,7 @@ import { Services } from './host/services';
 import { noteQuickPickItems, registerCommands } from './host/commands/registerCommands';
 import { Surfaces } from './host/surfaces';
 import { BlobContentProvider, blobScheme } from './host/blobContentProvider';
-import { registerTimelineSerializer } from './webviews/timeline/timelinePanel';
+import { registerTimelineSerializer, TimelinePanel } from './webviews/timeline/timelinePanel';
 import { RepoTimelineSource } from './host/timeline/repoTimelineSource';
 import type { AgentNoteConfig } from './host/config';
 import { WalkthroughContext } from './host/diagnostics';
@@ -42,6 +42,11 @@ export interface AgentNoteApi {
   editorStorage(): { userDir?: string; workspaceStorageDir?: string; customStoragePaths?: Readonly<Record<string, string>> };
   /** Status bar text ('' when hidden). */
   statusBarText(): string;
+  /**
+   * Hands a raw message to the open Timeline panel as if its webview had sent it (validated the
+   * same way); false when no Timeline is open (tests).
+   */
+  timelineMessage(raw: unknown): Promise<boolean>;
   /** The status bar tooltip as assigned (Markdown value and trust), undefined when none. */
   statusBarTooltip(): { value: string; isTrusted: unknown; supportHtml: boolean; supportThemeIcons: boolean } | undefined;
   /** The items the Show Note picker would offer in the repository at `root` (labels as shown). */
@@ -122,6 +127,12 @@ export function activate(context: vscode.ExtensionContext): AgentNoteApi {
     tailedTranscripts: (root) => s.registry.all.find((r) => r.root === root)?.tailedTranscripts() ?? {},
     recordCommit: async (root, rev) => (await s.registry.all.find((r) => r.root === root)?.recordAgain(rev))?.kind,
     statusBarText: () => surfaces.statusBar?.visibleText ?? '',
+    timelineMessage: async (raw) => {
+      const panel = TimelinePanel.currentPanel;
+      if (!panel) return false;
+      await panel.handleMessage(raw);
+      return true;
+    },
     statusBarTooltip: () => {
       const t = surfaces.statusBar?.tooltipMarkdown;
       return t

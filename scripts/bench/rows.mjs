@@ -378,6 +378,7 @@ export function buildRows(r, durationMs) {
       note: `From \`benchStats().handlerStats\` around the 200 keystrokes (${handler.map((x) => `${x.calls} calls`).join(', ') || 'no data'}); ${hasMedian ? "the handler's own median" : 'the API exposes no median, so this is the mean per call over the typing window (≥ the median for such skewed timings)'}; max ${handler.map((x) => x.max?.toFixed(2)).join(' / ') || '—'} ms.`,
     }),
   );
+  out.push(...timelineRows(r));
   out.push(
     row({
       id: 'bench-time',
@@ -461,4 +462,35 @@ export function stripHost(r) {
   const cp = r.host?.commitPair;
   if (cp) copy.host.commitPair = { enabled: cp.enabled && strip(cp.enabled), disabled: cp.disabled && strip(cp.disabled) };
   return copy;
+}
+
+/** The Timeline v2 rows (scripts/bench/timelineBench.mjs): a snapshot's model + layout, and the per-frame layout of a zoom or pan. */
+export function timelineRows(r) {
+  const tl = r.timeline;
+  const what = tl
+    ? `${tl.events.toLocaleString('en-US')} events, ${tl.marks.toLocaleString('en-US')} marks in ${tl.lanes} lanes`
+    : '10,000 events';
+  return [
+    row({
+      id: 'timeline-model',
+      what: `Timeline v2: lane model + layout of a snapshot (node; ${what})`,
+      unit: 'ms',
+      goal: '≤ 250 ms median',
+      samples: tl?.samples,
+      check: (s) => s.median <= 250 || `median ${s.median.toFixed(0)} ms`,
+      note: 'Once per snapshot from the host: `buildTimelineModel` + `filterTimelineModel` (src/core/timeline) and the virtualized placement of every lane (`placeLane`, src/webviews/apps/timeline/axis.ts) zoomed out and zoomed in 200×. Synthetic sessions of prompts, three edits each and a commit every 8 prompts.',
+    }),
+    row({
+      id: 'timeline-frame',
+      what: 'Timeline v2: layout of one zoom or pan (node; every lane laid out, the view draws only those in view)',
+      unit: 'ms',
+      goal: '≤ 16 ms median (one frame)',
+      samples: tl?.layoutSamples,
+      check: (s) => s.median <= 16 || `median ${s.median.toFixed(1)} ms`,
+      note: tl
+        ? `Elements drawn at ${tl.width} px: ${tl.drawnFit} zoomed out (marks closer than 16 px merge into one group, as in the view), ${tl.drawnZoom} zoomed in — bounded by the width, not by the ${tl.marks.toLocaleString('en-US')} marks. Two layouts per sample.`
+        : 'not measured',
+      decimals: 1,
+    }),
+  ];
 }

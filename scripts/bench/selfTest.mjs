@@ -10,7 +10,8 @@ import { after, before, describe, it } from 'node:test';
 import { bootstrapInterval, gitSync, ratioInterval, rng, src, summarize } from './common.mjs';
 import { buildHistoryRepo, pickNotedLines } from './gitData.mjs';
 import { markdownReport, markdownTable, row } from './report.mjs';
-import { buildRows } from './rows.mjs';
+import { buildRows, timelineRows } from './rows.mjs';
+import { syntheticTimeline, timelineBench } from './timelineBench.mjs';
 import { MiB, writeTranscripts } from './transcripts.mjs';
 
 describe('summarize', () => {
@@ -20,6 +21,26 @@ describe('summarize', () => {
     assert.equal(summarize([3, 1, 2]).median, 2);
     assert.equal(summarize([]).n, 0);
     assert.equal(summarize([5, NaN, 7]).n, 2);
+  });
+});
+
+describe('timeline v2 rows', () => {
+  it('measures model + layout of the synthetic snapshot and judges both rows', () => {
+    const snap = syntheticTimeline(2000);
+    assert.equal(snap.entries.length + snap.sessions.length > 2000, true);
+    assert.ok(snap.entries.some((e) => e.kind === 'commit' && e.files.length > 0));
+    const r = timelineBench({ events: 2000, samples: 3 });
+    assert.equal(r.samples.length, 3);
+    assert.ok(r.drawnFit <= r.lanes * (r.width / 16 + 1), 'drawn elements bounded by the width');
+    const rows = timelineRows({ timeline: r });
+    assert.deepEqual(
+      rows.map((x) => x.id),
+      ['timeline-model', 'timeline-frame'],
+    );
+    assert.deepEqual(
+      timelineRows({}).map((x) => x.status),
+      ['missing', 'missing'],
+    );
   });
 });
 

@@ -4,6 +4,7 @@
 // webviews use the theme's colours and the bundled codicon font (allowed by their CSP). With
 // AN_UPDATE_SCREENSHOTS=1 the pictures of the README and the walkthrough (media/screenshots) are rewritten.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { createDemoRepository } from '../../scripts/demo-repo.mjs';
 import { openWorkbench, partShot, runCommand, shot, union } from './workbench.mjs';
 
@@ -103,6 +104,53 @@ async function inSomeWebview(page, selector, text, ms = 30_000) {
     if (Date.now() > deadline) throw new Error(`no webview shows ${selector} with ${text}`);
     await page.waitForTimeout(250);
   }
+}
+
+/** The timeline pictures of each theme, compared after the three runs. */
+const timelineShots = {};
+
+/**
+ * Statistics of a PNG, decoded by the browser (no image library): distinct colours (quantized),
+ * the share of pixels that stand out from the median luminance, and the mean colour.
+ */
+async function pictureStats(browser, file) {
+  const data = readFileSync(file).toString('base64');
+  const page = await browser.newPage(); // about:blank: no workbench CSP in the way of a data: image
+  const stats = await page.evaluate(async (b64) => {
+    const img = new Image();
+    img.src = `data:image/png;base64,${b64}`;
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.width;
+    c.height = img.height;
+    const g = c.getContext('2d');
+    g.drawImage(img, 0, 0);
+    const px = g.getImageData(0, 0, c.width, c.height).data;
+    const colours = new Set();
+    const lum = [];
+    let r = 0;
+    let gr = 0;
+    let b = 0;
+    let n = 0;
+    for (let i = 0; i < px.length; i += 4 * 7) {
+      colours.add(((px[i] >> 4) << 8) | ((px[i + 1] >> 4) << 4) | (px[i + 2] >> 4));
+      lum.push(0.2126 * px[i] + 0.7152 * px[i + 1] + 0.0722 * px[i + 2]);
+      r += px[i];
+      gr += px[i + 1];
+      b += px[i + 2];
+      n++;
+    }
+    const sorted = [...lum].sort((x, y) => x - y);
+    const median = sorted[Math.floor(sorted.length / 2)];
+    return {
+      distinct: colours.size,
+      // share of the picture that stands out from its background (text, marks, borders), in ‰
+      ink: Math.round((1000 * lum.filter((v) => Math.abs(v - median) > 40).length) / lum.length),
+      mean: [r / n, gr / n, b / n].map(Math.round),
+    };
+  }, data);
+  await page.close();
+  return stats;
 }
 
 /**
@@ -214,10 +262,73 @@ for (const [name, theme] of themes) {
       await partShot(wb.page, `${name}-show-note`, wb.page.locator('#workbench\\.parts\\.editor'), 0);
     });
 
-    it('the timeline lists sessions, prompts, edits and commits and works with the keyboard only', async function () {
+    it('timeline v2: lanes per session on a time axis, selection details, keyboard only, themed', async function () {
       await runCommand(wb.page, 'Agent Note: Show Timeline');
-      const frame = webview(wb.page);
-      const list = frame.locator('[role="listbox"]');
+      const frame = await frameWith(wb.page, '.lanes .lane-commits .mark');
+      const lanes = await frame.locator('[role="listbox"]').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+      assert.ok(
+        lanes.some((l) => /^Claude Code/.test(l ?? '')),
+        `a Claude Code lane (${lanes.join(' | ')})`,
+      );
+      assert.ok(lanes.includes('Commits'), 'the commits lane');
+      assert.ok(lanes.length >= 4, `one lane per session plus commits (${lanes.length})`);
+      // with the keyboard (marks close in time are merged when zoomed out; the focused one never is):
+      // down to the commits lane, left to the commit, Enter selects it
+      await frame.locator('.mark[tabindex="0"]').focus();
+      const focused = async () => (await frame.locator('.mark:focus').getAttribute('aria-label')) ?? '';
+      for (let i = 0; i < 10 && !/^Commit /.test(await focused()); i++) await wb.page.keyboard.press('ArrowDown');
+      assert.match(await focused(), /^Commit /, 'ArrowDown reaches the commits lane');
+      await wb.page.keyboard.press('Home');
+      const seen = [];
+      for (let i = 0; i < 12 && !/refactor: format money/.test(await focused()); i++) {
+        seen.push(await focused());
+        await wb.page.keyboard.press('ArrowRight');
+      }
+      assert.match(await focused(), /refactor: format money/, `Home and ArrowRight reach the commit (${seen.join(' | ')})`);
+      await wb.page.keyboard.press('Enter');
+      await frame.locator('#details .details-title', { hasText: 'refactor: format money' }).waitFor();
+      assert.equal(await frame.locator('#details [data-action="showNote"]').count(), 1, 'Show Note offered for a noted commit');
+      assert.ok((await frame.locator('#details [data-select]').count()) > 0, 'the edits that went into the commit are listed');
+      const tlFrame = frame;
+      const colours = await themeColours(tlFrame);
+      assert.ok(colours.themeBackground, 'the timeline gets the theme colours');
+      if (name === 'hc') {
+        assert.match(colours.kind, /vscode-high-contrast/);
+        const border = await tlFrame.evaluate(
+          () => getComputedStyle(document.querySelector('.mark:not(.kind-uncommitted)')).borderTopColor,
+        );
+        assert.notEqual(border, 'rgba(0, 0, 0, 0)', 'high contrast: marks carry the contrast border');
+      }
+      await shot(wb.page, `surfaces-${name}-timeline`);
+      const file = await partShot(wb.page, `${name}-timeline`, wb.page.locator('#workbench\\.parts\\.editor'), 0);
+      timelineShots[name] = await pictureStats(wb.browser, file);
+      const st = timelineShots[name];
+      assert.ok(st.distinct >= 8, `the picture is not blank (${st.distinct} distinct colours)`);
+      assert.ok(st.ink >= 15, `the picture is more than its background (${st.ink} ‰ of it stands out)`);
+      if (name !== 'dark') return;
+      // keyboard only: Tab reaches the lanes (one stop, on the focused mark), + and − zoom, N shows the note
+      await frame.locator('[data-view="axis"]').focus();
+      let inLanes = false;
+      for (let i = 0; i < 30 && !inLanes; i++) {
+        await wb.page.keyboard.press('Tab');
+        inLanes = (await frame.locator('.mark:focus').count()) > 0;
+      }
+      assert.ok(inLanes, 'Tab reaches the timeline lanes');
+      assert.match(await focused(), /refactor: format money/, 'the focus stayed on the commit');
+      await wb.page.keyboard.press('+');
+      await wb.page.keyboard.press('-');
+      assert.match(await focused(), /refactor: format money/, 'zooming keeps the focus');
+      await shot(wb.page, `surfaces-${name}-timeline-keyboard`);
+      await wb.page.keyboard.press('n');
+      await inSomeWebview(wb.page, '.prompt', 'formatCents');
+      await shot(wb.page, `surfaces-${name}-timeline-keyboard-note`);
+    });
+
+    it('the timeline list view lists sessions, prompts, edits and commits and works with the keyboard only', async function () {
+      await runCommand(wb.page, 'Agent Note: Show Timeline');
+      const frame = await frameWith(wb.page, '[data-view="list"]');
+      await frame.locator('[data-view="list"]').click();
+      const list = frame.locator('.list-container [role="listbox"]');
       await list.waitFor({ timeout: 30_000 });
       await frame
         .locator('[role="option"]', { hasText: 'refactor: format money with Intl.NumberFormat' })
@@ -226,11 +337,13 @@ for (const [name, theme] of themes) {
       const body = await frame.locator('body').innerText();
       assert.match(body, /Add a Cart class/);
       assert.match(body, /feat: percentage discount codes/);
-      await shot(wb.page, `surfaces-${name}-timeline`);
-      await partShot(wb.page, `${name}-timeline`, wb.page.locator('#workbench\\.parts\\.editor'), 0);
-      if (name !== 'dark') return;
+      await shot(wb.page, `surfaces-${name}-timeline-list`);
+      if (name !== 'dark') {
+        await frame.locator('[data-view="axis"]').click();
+        return;
+      }
       // keyboard only: "/" focuses the filter, type, Escape back, arrows move, Enter opens the note
-      await frame.locator('[role="option"][tabindex="0"]').focus();
+      await frame.locator('.list-container [role="option"][tabindex="0"]').focus();
       await wb.page.keyboard.press('/');
       await wb.page.keyboard.type('Intl.NumberFormat');
       await frame.locator('[role="option"]', { hasText: 'refactor: format money' }).first().waitFor();
@@ -238,21 +351,21 @@ for (const [name, theme] of themes) {
       let inList = false;
       for (let i = 0; i < 12 && !inList; i++) {
         await wb.page.keyboard.press('Tab');
-        inList = (await frame.locator('[role="option"]:focus').count()) > 0;
+        inList = (await frame.locator('.list-container [role="option"]:focus').count()) > 0;
       }
       assert.ok(inList, 'Tab reaches the timeline list');
       await wb.page.keyboard.press('Home');
       let found = false;
       for (let i = 0; i < 10 && !found; i++) {
-        const active = await frame.locator('[role="option"]:focus').innerText();
+        const active = await frame.locator('.list-container [role="option"]:focus').innerText();
         if (/refactor: format money/.test(active)) found = true;
         else await wb.page.keyboard.press('ArrowDown');
       }
       assert.ok(found, 'reached the commit row with the arrow keys');
-      await shot(wb.page, `surfaces-${name}-timeline-keyboard`);
       await wb.page.keyboard.press('Enter');
       await inSomeWebview(wb.page, '.prompt', 'formatCents');
-      await shot(wb.page, `surfaces-${name}-timeline-keyboard-note`);
+      await runCommand(wb.page, 'Agent Note: Show Timeline');
+      await (await frameWith(wb.page, '[data-view="axis"]')).locator('[data-view="axis"]').click();
     });
 
     if (name === 'dark')
@@ -286,7 +399,18 @@ for (const [name, theme] of themes) {
         // the next step's button opens the timeline
         await step('Where to look').click();
         await wb.page.locator('.getting-started-step.expanded').getByText('Show Timeline', { exact: true }).first().click();
-        await webview(wb.page).locator('[role="listbox"]').waitFor({ timeout: 30_000 });
+        await inSomeWebview(wb.page, '.lane-label', 'Commits');
       });
   });
 }
+
+describe('timeline v2 pictures differ per theme', function () {
+  it('the dark, light and high-contrast pictures are not the same picture', function () {
+    const names = Object.keys(timelineShots);
+    if (names.length < 3) this.skip(); // a narrowed run (E2E_GREP) took fewer themes
+    const dist = (a, b) => Math.hypot(...a.mean.map((v, i) => v - b.mean[i]));
+    assert.ok(dist(timelineShots.dark, timelineShots.light) > 60, 'dark and light differ');
+    assert.ok(dist(timelineShots.light, timelineShots.hc) > 60, 'light and high contrast differ');
+    assert.notDeepEqual(timelineShots.dark, timelineShots.hc, 'dark and high contrast differ');
+  });
+});

@@ -93,7 +93,7 @@ export const MEDIA_SHOTS = join(ROOT, 'media', 'screenshots');
 
 /**
  * A picture of one part of the window (`box`: a locator, or a {x, y, width, height} clip), saved in
- * test-results/ and, with AN_UPDATE_SCREENSHOTS=1, as media/screenshots/<name>.png.
+ * test-results/ (its path is returned) and, with AN_UPDATE_SCREENSHOTS=1, as media/screenshots/<name>.png.
  */
 /**
  * @param {Page} page
@@ -113,11 +113,13 @@ export async function partShot(page, name, box, pad = 8) {
     width: Math.min(vp.width - x, Math.ceil(b.width + 2 * pad)),
     height: Math.min(vp.height - y, Math.ceil(b.height + 2 * pad)),
   };
-  await page.screenshot({ path: join(SHOTS, `part-${name}.png`), clip });
+  const file = join(SHOTS, `part-${name}.png`);
+  await page.screenshot({ path: file, clip });
   if (process.env.AN_UPDATE_SCREENSHOTS === '1') {
     mkdirSync(MEDIA_SHOTS, { recursive: true });
     await page.screenshot({ path: join(MEDIA_SHOTS, `${name}.png`), clip });
   }
+  return file;
 }
 
 /** The union of several bounding boxes. */

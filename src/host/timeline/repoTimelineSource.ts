@@ -10,6 +10,7 @@ import { BlobContentProvider } from '../blobContentProvider';
 import { commands } from '../constants';
 import { repoRelativePath } from '../../core/git/repoPath';
 import { hostPathRules } from '../../node/util/hostPaths';
+import { firstChangedLine } from '../../core/timeline/changedLine';
 
 /** Timeline data of one repository: sessions and prompts (session model), edits (capture log), commits with notes. */
 export class RepoTimelineSource implements TimelineDataSource {
@@ -63,6 +64,7 @@ export class RepoTimelineSource implements TimelineDataSource {
         hasBlobs: Boolean(e.preBlob && e.postBlob),
       });
     }
+    const branch = repo.branch;
     const [commits, noted] = await Promise.all([logCommits(repo.git, 'HEAD', 100), repo.notes.listNotedCommits()]);
     for (const c of commits) {
       // one note at a time, each under the store's read limits; a note that cannot be read is shown with its reason
@@ -89,6 +91,8 @@ export class RepoTimelineSource implements TimelineDataSource {
         ...(noteError ? { noteError: cut(noteError, 200) } : {}),
         sessionKey: n ? sessionKeyOf(n.agent ?? undefined, n.session_id) : null,
         files: n?.files.slice(0, maxFilesPerCommit).map((f) => f.path),
+        // the history shown is HEAD's: every commit of it is on the current branch
+        ...(branch ? { branches: [branch] } : {}),
       });
     }
     return {
@@ -96,6 +100,8 @@ export class RepoTimelineSource implements TimelineDataSource {
       sessions,
       entries,
       agents: agentDefinitions.map((d) => ({ id: d.id, name: d.displayName })),
+      ...(branch ? { branch } : {}),
+      ...(repo.headTime !== undefined ? { headTime: iso(repo.headTime) } : {}),
       strings: {},
     };
   }
@@ -105,6 +111,10 @@ export class RepoTimelineSource implements TimelineDataSource {
       this.repo.onDidChangeSessions(listener),
       this.repo.onDidChangeNotes(listener),
       this.repo.onDidMoveHead(listener),
+      // uncommitted work is live: a saved file of this repository may hold a new edit
+      vscode.workspace.onDidSaveTextDocument((doc) => {
+        if (doc.uri.scheme === 'file' && repoRelativePath(this.repo.root, doc.uri.fsPath, hostPathRules)) listener();
+      }),
     );
   }
 
@@ -120,6 +130,27 @@ export class RepoTimelineSource implements TimelineDataSource {
       right,
       vscode.l10n.t('{0} (edit by {1})', e.file, e.origin === 'ai' ? (e.agent ?? 'AI') : vscode.l10n.t('you')),
     );
+  }
+
+  /** Open the edit's file at the edit: its uncommitted AI lines when they are still there, else the first changed line. */
+  async revealEdit(editId: string): Promise<void> {
+    const id = editId.replace(/^e:/, '');
+    const e = this.repo.recorder?.timelineEdits().find((x) => x.id === id);
+    if (!e) throw new Error(vscode.l10n.t('This edit is no longer recorded.'));
+    const abs = path.join(this.repo.root, e.file);
+    if (!repoRelativePath(this.repo.root, abs, hostPathRules)) return;
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(abs));
+    let line: number | undefined;
+    if (e.origin === 'ai') {
+      const ranges = (await this.repo.recorder?.uncommittedAi(e.file, doc.getText())) ?? [];
+      line = (ranges.find((r) => r.interactionKey === e.interactionKey) ?? undefined)?.start;
+    }
+    if (line === undefined && e.preBlob && e.postBlob) {
+      const [before, after] = await Promise.all([this.repo.blobs.read(e.preBlob), this.repo.blobs.read(e.postBlob)]);
+      if (before && after) line = firstChangedLine(before.toString('utf8'), after.toString('utf8'));
+    }
+    const at = new vscode.Position(Math.max(0, Math.min(doc.lineCount - 1, (line ?? 1) - 1)), 0);
+    await vscode.window.showTextDocument(doc, { preview: true, selection: new vscode.Range(at, at) });
   }
 
   async openNote(sha: string): Promise<void> {

@@ -5,78 +5,14 @@
  */
 import { IpcCommand, IpcNotification, IpcRequest } from '../protocol';
 
-/** One agent session (a transcript) of the repository. */
-export interface TimelineSession {
-  /** Unique key of the session in this state (e.g. `claude:<sessionId>`). */
-  key: string;
-  /** Agent name as written in notes (`claude`, `codex`, …); see {@link TimelineState.agents}. */
-  agent: string;
-  sessionId: string;
-  model: string | null;
-  /** ISO-8601. */
-  startedAt: string;
-  /** ISO-8601. */
-  lastActivityAt: string;
-  /** The agent is still working in this session (recent activity). */
-  active: boolean;
-}
-
-interface TimelineEntryBase {
-  /** Unique id of the entry in this state; the selection and expansion refer to it. */
-  id: string;
-  /** ISO-8601 time of the entry on the time axis. */
-  time: string;
-}
-
-/** A prompt the user sent to an agent. Text is untrusted and always escaped by the app. */
-export interface TimelinePromptEntry extends TimelineEntryBase {
-  kind: 'prompt';
-  sessionKey: string;
-  turn: number;
-  /** First non-empty line of the prompt (shown collapsed). */
-  firstLine: string;
-  /** Full prompt text (shown expanded, line breaks preserved). */
-  text: string;
-  /** Excerpt of the agent's response, if known. */
-  response: string | null;
-}
-
-/** One file edit, by an agent (`ai`) or by the user (`human`). */
-export interface TimelineEditEntry extends TimelineEntryBase {
-  kind: 'edit';
-  /** Session the edit belongs to; null for a human edit outside any session. */
-  sessionKey: string | null;
-  turn: number | null;
-  /** Repository-relative path, forward slashes. */
-  file: string;
-  added: number;
-  removed: number;
-  origin: 'ai' | 'human';
-  /** Before/after blobs were captured, so the host can open a diff. */
-  hasBlobs: boolean;
-}
-
-/** A commit of the current branch, with its Agent Note summary when it has one. */
-export interface TimelineCommitEntry extends TimelineEntryBase {
-  kind: 'commit';
-  sha: string;
-  short: string;
-  subject: string;
-  /** 0–100, or null without a note. */
-  aiRatio: number | null;
-  method: 'line' | 'file' | 'none' | null;
-  agent: string | null;
-  /** The commit has an Agent Note. */
-  noted: boolean;
-  /** Why the commit's note could not be used (invalid, too large), when it has one. */
-  noteError?: string;
-  /** Session of the note (`session_id` matched to a known session), if any. */
-  sessionKey?: string | null;
-  /** Paths of the commit, for the file filter. */
-  files?: string[];
-}
-
-export type TimelineEntry = TimelinePromptEntry | TimelineEditEntry | TimelineCommitEntry;
+export type {
+  TimelineSession,
+  TimelinePromptEntry,
+  TimelineEditEntry,
+  TimelineCommitEntry,
+  TimelineEntry,
+} from '../../core/timeline/timelineTypes';
+import type { TimelineEntry, TimelineSession } from '../../core/timeline/timelineTypes';
 
 /** "Open in Timeline" target: select this commit and/or filter to this session. */
 export interface TimelineFocus {
@@ -101,6 +37,10 @@ export interface TimelineState {
    * are shown by their id, after these, alphabetically.
    */
   agents?: TimelineAgent[];
+  /** Current branch of the repository (its uncommitted work counts as on it), if known. */
+  branch?: string;
+  /** ISO time of HEAD's commit: an edit after it that no commit took is shown as uncommitted. */
+  headTime?: string;
   /** Localized UI labels (host: vscode.l10n.t); missing keys fall back to {@link timelineDefaultStrings}. */
   strings: Record<string, string>;
 }
@@ -122,6 +62,24 @@ export interface TimelineUiState {
   /** Ids of expanded prompt entries. */
   expanded: string[];
   scrollTop: number;
+  /** Timeline v2 (the time axis); absent in state persisted by older versions. */
+  axis?: TimelineAxisUiState;
+}
+
+/** The persisted UI state of the time-axis view (Timeline v2). */
+export interface TimelineAxisUiState {
+  /** `axis`: lanes on a time axis (default); `list`: the flat list. */
+  view: 'axis' | 'list';
+  /** Current branch filter, or null for every branch. */
+  branch: string | null;
+  /** Date range filter, `YYYY-MM-DD` in the viewer's zone, inclusive; null = open. */
+  from: string | null;
+  to: string | null;
+  /** The selected mark (details shown) and the keyboard-focused mark. */
+  selectedId: string | null;
+  focusId: string | null;
+  /** Visible window in epoch ms, or null to fit everything. */
+  window: { start: number; end: number } | null;
 }
 
 /** English defaults of every UI label; `{0}` is a placeholder. */
@@ -158,6 +116,36 @@ export const timelineDefaultStrings = {
   noNote: 'no Agent Note',
   noteNotRead: 'note not read: {0}',
   itemCount: '{0} items',
+  viewLabel: 'View',
+  viewAxis: 'Time axis',
+  viewList: 'List',
+  branchLabel: 'Branch',
+  allBranches: 'All branches',
+  fromLabel: 'From',
+  toLabel: 'To',
+  zoomIn: 'Zoom in (+)',
+  zoomOut: 'Zoom out (−)',
+  zoomFit: 'Show everything (0)',
+  lanesLabel: 'Timeline lanes: arrows move between marks, Enter selects, + and − zoom, Shift+arrows pan',
+  axisLabel: 'Time axis',
+  humanLane: 'Your edits',
+  commitLane: 'Commits',
+  sessionStart: 'Session started',
+  uncommitted: 'Not committed yet',
+  merged: '{0} marks, zoom in to separate',
+  details: 'Selection',
+  noSelection: 'Select a mark to see its prompt, files and commit.',
+  files: 'Files',
+  committedIn: 'Went into',
+  notCommitted: 'not committed yet',
+  commitUnknown: 'commit not known',
+  showNote: 'Show Note',
+  openDiff: 'Open Diff',
+  revealLine: 'Reveal Line',
+  openFile: 'Open File',
+  ledTo: 'Edits of this prompt',
+  commitEdits: 'Edits in this commit',
+  markCount: '{0} marks in {1} lanes',
 } as const;
 
 export type TimelineStringKey = keyof typeof timelineDefaultStrings;
@@ -172,6 +160,8 @@ export const DidRequestFocusNotification = new IpcNotification<TimelineFocus>('t
 export const OpenEditDiffCommand = new IpcCommand<{ editId: string }>('timeline/openEditDiff');
 /** webview → host: show the Agent Note of a commit. */
 export const OpenNoteCommand = new IpcCommand<{ sha: string }>('timeline/openNote');
+/** webview → host: open the file of an edit at its first changed line (the current text's AI lines when uncommitted). */
+export const RevealEditCommand = new IpcCommand<{ editId: string }>('timeline/revealEdit');
 /** webview → host: open a repository file. */
 export const OpenFileCommand = new IpcCommand<{ file: string }>('timeline/openFile');
 /** webview → host: the filters changed (logged at debug level as counts only). */

@@ -16,6 +16,8 @@ export interface TimelineDataSource {
   /** Fires when anything shown may have changed; the panel then pulls a new snapshot (only when visible). */
   onDidChange(listener: () => void): { dispose(): unknown };
   openEditDiff(editId: string): unknown;
+  /** Open the edit's file at its first changed line. */
+  revealEdit(editId: string): unknown;
   openNote(sha: string): unknown;
   openFile(file: string): unknown;
   /** Optional "Open in Timeline" target, applied when the panel is shown with this source. */
@@ -27,7 +29,7 @@ export interface TimelineControllerOptions {
   strings?: Record<string, string>;
   counters?: Counters;
   /** Called when a user action failed (the panel shows an error message). */
-  onActionError?: (action: 'openEditDiff' | 'openNote' | 'openFile', error: unknown) => void;
+  onActionError?: (action: 'openEditDiff' | 'revealEdit' | 'openNote' | 'openFile', error: unknown) => void;
 }
 
 export class TimelineController {
@@ -92,6 +94,8 @@ export class TimelineController {
         return this.pushState();
       case 'timeline/openEditDiff':
         return this.run('openEditDiff', () => this.dataSource.openEditDiff(msg.params.editId));
+      case 'timeline/revealEdit':
+        return this.run('revealEdit', () => this.dataSource.revealEdit(msg.params.editId));
       case 'timeline/openNote':
         return this.run('openNote', () => this.dataSource.openNote(msg.params.sha));
       case 'timeline/openFile':
@@ -122,7 +126,7 @@ export class TimelineController {
     return { ...state, strings: { ...this.options.strings, ...state.strings } };
   }
 
-  private async run(action: 'openEditDiff' | 'openNote' | 'openFile', fn: () => unknown): Promise<void> {
+  private async run(action: 'openEditDiff' | 'revealEdit' | 'openNote' | 'openFile', fn: () => unknown): Promise<void> {
     try {
       await fn();
     } catch (e) {

@@ -10,6 +10,7 @@ export const timelineMessageSchemas = {
   'timeline/ready': voidParamsSchema,
   'timeline/refresh': voidParamsSchema,
   'timeline/openEditDiff': z.object({ editId: z.string().min(1).max(500) }),
+  'timeline/revealEdit': z.object({ editId: z.string().min(1).max(500) }),
   'timeline/openNote': z.object({ sha: shaSchema }),
   'timeline/openFile': z.object({ file: repoPathSchema }),
   'timeline/filterChanged': z.object({

@@ -96,6 +96,11 @@ export class TimelinePanel implements vscode.Disposable {
     );
   }
 
+  /** Handle a raw message as if the webview had sent it (validated like any other; tests). */
+  handleMessage(raw: unknown): Promise<void> {
+    return this.controller.handleMessage(raw);
+  }
+
   /** Select a commit and/or filter to a session in the open panel. */
   focus(focus: TimelineFocus): void {
     this.panel.reveal();

@@ -51,6 +51,9 @@ export class FakeTimelineSource implements TimelineDataSource {
   openEditDiff(editId: string): void {
     this.calls.push(`diff ${editId}`);
   }
+  revealEdit(editId: string): void {
+    this.calls.push(`reveal ${editId}`);
+  }
   openNote(sha: string): void {
     this.calls.push(`note ${sha}`);
   }

@@ -77,6 +77,12 @@ describe('inbound webview messages', () => {
         reason: 'invalidParams',
         method: 'timeline/openEditDiff',
       });
+      assert.deepEqual(parseTimelineMessage({ id: 'wv-9', method: 'timeline/revealEdit', params: { editId: 'e:42' } }), {
+        ok: true,
+        message: { id: 'wv-9', method: 'timeline/revealEdit', params: { editId: 'e:42' } },
+      });
+      for (const params of [{}, { editId: '' }, { editId: 'x'.repeat(501) }, { editId: 7 }])
+        assert.deepEqual(bad('timeline/revealEdit', params), { ok: false, reason: 'invalidParams', method: 'timeline/revealEdit' });
       assert.deepEqual(bad('timeline/ready', { x: 1 }), { ok: false, reason: 'invalidParams', method: 'timeline/ready' });
       for (const file of ['/etc/passwd', '../outside.ts', 'src/../../x', 'C:\\win.ini', 'a\0b', '']) {
         assert.deepEqual(bad('timeline/openFile', { file }), { ok: false, reason: 'invalidParams', method: 'timeline/openFile' }, file);

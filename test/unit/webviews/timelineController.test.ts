@@ -85,7 +85,8 @@ describe('TimelineController', () => {
     await c.handleMessage({ id: 'wv-2', method: 'timeline/openNote', params: { sha: 'a76d22f2360e1089ab0cf0c0d4070c0a9276cafc' } });
     await c.handleMessage({ id: 'wv-3', method: 'timeline/openFile', params: { file: 'src/store.ts' } });
     await c.handleMessage({ id: 'wv-4', method: 'timeline/openFile', params: { file: 'missing.ts' } });
-    assert.deepEqual(src.calls, ['diff edit-7', 'note a76d22f2360e1089ab0cf0c0d4070c0a9276cafc', 'file src/store.ts']);
+    await c.handleMessage({ id: 'wv-5', method: 'timeline/revealEdit', params: { editId: 'e:edit-8' } });
+    assert.deepEqual(src.calls, ['diff edit-7', 'note a76d22f2360e1089ab0cf0c0d4070c0a9276cafc', 'file src/store.ts', 'reveal e:edit-8']);
     assert.deepEqual(errors, ['openFile']);
     assert.ok(log.lines.includes('error timeline: openFile failed: no such file'));
   });
