@@ -28,7 +28,7 @@ describe('timeline v2 rows', () => {
   it('measures model + layout of the synthetic snapshot and judges both rows', () => {
     const snap = syntheticTimeline(2000);
     assert.equal(snap.entries.length + snap.sessions.length > 2000, true);
-    assert.ok(snap.entries.some((e) => e.kind === 'commit' && e.files.length > 0));
+    assert.ok(snap.entries.some((e) => e.kind === 'commit' && (e.files?.length ?? 0) > 0));
     const r = timelineBench({ events: 2000, samples: 3 });
     assert.equal(r.samples.length, 3);
     assert.ok(r.drawnFit <= r.lanes * (r.width / 16 + 1), 'drawn elements bounded by the width');

@@ -124,6 +124,7 @@ async function pictureStats(browser, file) {
     c.width = img.width;
     c.height = img.height;
     const g = c.getContext('2d');
+    if (!g) throw new Error('no 2d canvas');
     g.drawImage(img, 0, 0);
     const px = g.getImageData(0, 0, c.width, c.height).data;
     const colours = new Set();
@@ -294,9 +295,10 @@ for (const [name, theme] of themes) {
       assert.ok(colours.themeBackground, 'the timeline gets the theme colours');
       if (name === 'hc') {
         assert.match(colours.kind, /vscode-high-contrast/);
-        const border = await tlFrame.evaluate(
-          () => getComputedStyle(document.querySelector('.mark:not(.kind-uncommitted)')).borderTopColor,
-        );
+        const border = await tlFrame.evaluate(() => {
+          const mark = document.querySelector('.mark:not(.kind-uncommitted)');
+          return mark ? getComputedStyle(mark).borderTopColor : '';
+        });
         assert.notEqual(border, 'rgba(0, 0, 0, 0)', 'high contrast: marks carry the contrast border');
       }
       await shot(wb.page, `surfaces-${name}-timeline`);
