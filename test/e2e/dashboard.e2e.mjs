@@ -266,14 +266,32 @@ describe('Dashboard (exported site in Chromium, file://)', function () {
       assert.deepEqual(requests, []);
     });
 
-    it('filters 5,024 notes without a noticeable wait', async function () {
+    it('filters 5,024 notes without a noticeable wait (agent, date range)', async function () {
       const t0 = Date.now();
       await page.selectOption('[data-filter="agent"]', '=codex');
       const ms = Date.now() - t0;
       const only = truth.notes.filter((n) => n.note.agent === 'codex');
       assert.deepEqual(await figures(page), expected(only, only.length));
       assert.ok(ms < 3000, `filtered in ${ms} ms`);
+      await page.click('[data-action="clear"]');
+
+      // a date range: the commits whose committer day (UTC) is inside it
+      const days = new Map(
+        git(repo, ['log', '--format=%H %cI', 'main'])
+          .trim()
+          .split('\n')
+          .map((l) => [l.slice(0, 40), new Date(l.slice(41)).toISOString().slice(0, 10)]),
+      );
+      await page.fill('[data-filter="from"]', '2026-03-01');
+      await page.fill('[data-filter="to"]', '2026-03-31');
+      const inMarch = truth.notes.filter((n) => days.get(n.commit) >= '2026-03-01' && days.get(n.commit) <= '2026-03-31');
+      const commitsInMarch = [...days.values()].filter((d) => d >= '2026-03-01' && d <= '2026-03-31').length;
+      assert.ok(inMarch.length > 100 && inMarch.length < truth.notes.length, `${inMarch.length} notes in March`);
+      assert.deepEqual(await figures(page), expected(inMarch, commitsInMarch));
+      await page.click('[data-action="clear"]');
+      assert.deepEqual(await figures(page), expected(truth.notes, truth.commits));
       assert.deepEqual(consoleErrors, []);
+      assert.deepEqual(requests, []);
     });
   });
 });

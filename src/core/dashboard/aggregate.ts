@@ -7,8 +7,10 @@
  * Commits without a note count towards coverage only: a gap is shown as a gap, never as 0 % AI.
  */
 import type { AgentNoteV1 } from '../notes/noteTypes';
+import { cutText } from '../text/escape';
 import {
   dashboardPromptChars,
+  dashboardTextLimits as L,
   dashboardPromptsPerCommit,
   type DashboardCommit,
   type DashboardData,
@@ -32,7 +34,13 @@ export function dashboardCommit(
   redact: (text: string) => string,
   invalid?: string,
 ): DashboardCommit {
-  const base = { sha: meta.sha, subject: meta.subject, author: meta.author, date: meta.date, branches };
+  const base = {
+    sha: meta.sha,
+    subject: cutText(meta.subject, L.subject),
+    author: cutText(meta.author, L.author),
+    date: meta.date.slice(0, 64),
+    branches,
+  };
   if (!note) {
     return {
       ...base,
@@ -45,11 +53,11 @@ export function dashboardCommit(
       files: [],
       prompts: [],
       interactions: 0,
-      ...(invalid ? { invalid } : {}),
+      ...(invalid ? { invalid: cutText(invalid, L.reason) } : {}),
     };
   }
   const files: DashboardFile[] = note.files.map((f) => ({
-    path: f.path,
+    path: cutText(f.path, L.path),
     ai: f.by_ai === true,
     aiLines: (f.ai_ranges ?? []).reduce((n, r) => n + Math.max(0, r.end - r.start + 1), 0),
   }));
@@ -58,22 +66,17 @@ export function dashboardCommit(
   return {
     ...base,
     noted: true,
-    agent: note.agent,
-    model: note.model,
+    agent: note.agent === null ? null : cutText(note.agent, L.name),
+    model: note.model === null ? null : cutText(note.model, L.name),
     ratio,
     method: note.attribution.method,
     lines: lines ? { aiAdded: lines.ai_added, totalAdded: lines.total_added, deleted: lines.deleted } : null,
     files,
     prompts: note.interactions
       .slice(0, dashboardPromptsPerCommit)
-      .map((i) => cutPrompt(redact(typeof i.prompt === 'string' ? i.prompt : ''))),
+      .map((i) => cutText(redact(typeof i.prompt === 'string' ? i.prompt : ''), dashboardPromptChars)),
     interactions: note.interactions.length,
   };
-}
-
-function cutPrompt(text: string): string {
-  const chars = [...text];
-  return chars.length <= dashboardPromptChars ? text : `${chars.slice(0, dashboardPromptChars).join('')}…`;
 }
 
 /** What the page lets a reader narrow the figures to. Empty / undefined fields do not filter. */

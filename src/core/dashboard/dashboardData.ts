@@ -10,8 +10,22 @@ import { objectIdPattern } from '../git/objectId';
 /** Bumped on an incompatible change of {@link DashboardData}. */
 export const dashboardSchemaVersion = 1;
 
-/** Longest prompt text kept per interaction in the data file (characters). */
+/** Longest prompt text kept per interaction in the data file (code points). */
 export const dashboardPromptChars = 600;
+/**
+ * Longest text (code points) of each other field; the collector cuts to these (cutText), so one
+ * hostile note can never make the page refuse the whole file. The schema allows two UTF-16 code
+ * units per code point.
+ */
+export const dashboardTextLimits = {
+  name: 200,
+  subject: 1000,
+  author: 200,
+  path: 2048,
+  reason: 300,
+  branch: 300,
+  repository: 300,
+} as const;
 /** Prompts kept per commit in the data file. */
 export const dashboardPromptsPerCommit = 5;
 
@@ -73,32 +87,35 @@ export interface DashboardData {
 }
 
 const str = (max: number) => z.string().max(max);
+/** A text cut to `points` code points. */
+const cut = (points: number) => z.string().max(2 * points);
+const L = dashboardTextLimits;
 const objectId = z.string().regex(objectIdPattern);
 const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
-export const dashboardFileSchema = z.object({ path: str(4096), ai: z.boolean(), aiLines: count });
+export const dashboardFileSchema = z.object({ path: cut(L.path), ai: z.boolean(), aiLines: count });
 
 export const dashboardCommitSchema = z.object({
   sha: objectId,
-  subject: str(2000),
-  author: str(500),
+  subject: cut(L.subject),
+  author: cut(L.author),
   date: str(64),
   branches: z.array(z.number().int().min(0).max(10_000)).max(10_000),
   noted: z.boolean(),
-  agent: str(200).nullable(),
-  model: str(200).nullable(),
+  agent: cut(L.name).nullable(),
+  model: cut(L.name).nullable(),
   ratio: z.number().min(0).max(100),
   method: z.enum(['line', 'file', 'none']),
   lines: z.object({ aiAdded: count, totalAdded: count, deleted: count }).nullable(),
   files: z.array(dashboardFileSchema).max(100_000),
-  prompts: z.array(str(dashboardPromptChars + 1)).max(dashboardPromptsPerCommit),
+  prompts: z.array(cut(dashboardPromptChars)).max(dashboardPromptsPerCommit),
   interactions: count,
-  invalid: str(500).optional(),
+  invalid: cut(L.reason).optional(),
 });
 
 export const dashboardRangeSchema = z.object({
   sha: objectId,
-  title: str(2000),
+  title: cut(L.subject),
   date: str(64),
   commits: z.array(objectId).max(1_000_000),
 });
@@ -107,8 +124,8 @@ export const dashboardRangeSchema = z.object({
 export const dashboardDataSchema = z.object({
   schema: z.literal(dashboardSchemaVersion),
   generatedAt: str(64),
-  repository: str(500),
-  branches: z.array(str(500)).max(10_000),
+  repository: cut(L.repository),
+  branches: z.array(cut(L.branch)).max(10_000),
   commits: z.array(dashboardCommitSchema).max(1_000_000),
   ranges: z.array(dashboardRangeSchema).max(1_000_000),
   notesOutsideBranches: count,

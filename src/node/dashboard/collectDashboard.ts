@@ -5,11 +5,18 @@
  */
 import * as path from 'node:path';
 import { dashboardCommit, type CommitMeta } from '../../core/dashboard/aggregate';
-import { dashboardSchemaVersion, type DashboardCommit, type DashboardData, type DashboardRange } from '../../core/dashboard/dashboardData';
+import {
+  dashboardSchemaVersion,
+  dashboardTextLimits,
+  type DashboardCommit,
+  type DashboardData,
+  type DashboardRange,
+} from '../../core/dashboard/dashboardData';
 import { isSafeRevision } from '../../core/git/gitArgs';
 import { isObjectId } from '../../core/git/objectId';
 import { type Clock, type Logger, nullLogger, systemClock } from '../../core/ports';
 import { createRedactor } from '../../core/redaction/redactor';
+import { cutText } from '../../core/text/escape';
 import { BlobStore } from '../git/blobStore';
 import type { GitRunner } from '../git/gitRunner';
 import { NoteStore } from '../notes/noteStore';
@@ -138,8 +145,8 @@ export async function collectDashboard(git: GitRunner, opts: CollectOptions = {}
     return {
       schema: dashboardSchemaVersion,
       generatedAt: new Date((opts.clock ?? systemClock).now()).toISOString(),
-      repository: opts.repository ?? path.basename(top),
-      branches: [...branches],
+      repository: cutText(opts.repository ?? path.basename(top), dashboardTextLimits.repository),
+      branches: branches.map((b) => cutText(b, dashboardTextLimits.branch)),
       commits: rows,
       ranges: await prRanges(git, tips, opts.maxRanges ?? 500),
       notesOutsideBranches: [...noted.keys()].filter((s) => !included.has(s)).length,
@@ -176,9 +183,10 @@ export async function prRanges(git: GitRunner, tips: readonly string[], max: num
       if (c.parents.length >= 2) {
         const out = await git.tryRun(['rev-list', '--end-of-options', c.parents[1], `^${c.parents[0]}`]);
         const commits = (out ?? '').split('\n').filter(isObjectId);
-        if (commits.length) ranges.set(c.sha, { sha: c.sha, title: c.subject, date: c.date, commits });
+        if (commits.length)
+          ranges.set(c.sha, { sha: c.sha, title: cutText(c.subject, dashboardTextLimits.subject), date: c.date, commits });
       } else if (squashSubject.test(c.subject)) {
-        ranges.set(c.sha, { sha: c.sha, title: c.subject, date: c.date, commits: [c.sha] });
+        ranges.set(c.sha, { sha: c.sha, title: cutText(c.subject, dashboardTextLimits.subject), date: c.date, commits: [c.sha] });
       }
     }
   }

@@ -201,7 +201,7 @@ describe('dashboard aggregates (synthetic notes, exact figures)', () => {
     assert.equal(row.prompts.length, 5);
     assert.ok(!row.prompts[0].includes('AKIAIOSFODNN7EXAMPLE') && !row.prompts[0].includes('ghp_abc'), row.prompts[0]);
     assert.match(row.prompts[0], /\[REDACTED:/);
-    assert.equal([...row.prompts[1]].length, dashboardPromptChars + 1);
+    assert.equal([...row.prompts[1]].length, dashboardPromptChars);
     assert.ok(row.prompts[1].endsWith('…'));
     assert.deepEqual(row.files, [
       { path: 'a.ts', ai: true, aiLines: 6 },
