@@ -5,6 +5,8 @@ import type { AgentEvent, EditEvent, PromptEvent } from '../../../src/core/model
 import { createTranscriptParser } from '../../../src/core/agents/transcriptParser';
 import { replayMutationLog } from '../../../src/core/agents/copilot/mutationLog';
 import { copilotEditTools } from '../../../src/core/agents/copilot/tools';
+import { EditCapture } from '../../../src/core/capture/editCapture';
+import { replacementStats } from '../../../src/core/agents/editStats';
 
 /** The genuine samples (read in place, never copied): ../shared from the project root. */
 const projectRoot = resolve(__dirname, '../../../..');
@@ -141,6 +143,41 @@ describe('GitHub Copilot Chat sessions (src/core/agents/copilot)', () => {
       assert.ok(e.newString?.endsWith("console.log('hello world');"));
       assert.equal(e.added, 1);
       assert.equal(e.removed, 1);
+    });
+
+    it('insert_edit_into_file of the 1.109 log: the captured editor change gives Copilot only the inserted line', function () {
+      if (!haveCorpus) return this.skip();
+      const filePath = join(corpus, 'copilot/git-ai--0.37.1-jsonl--copilot_session_multiline.jsonl');
+      const es = edits(parser(filePath).parseWholeFile(readFileSync(filePath, 'utf8')));
+      const before = [
+        'id,setup,punchline',
+        '1,Why do programmers prefer dark mode?,Because light attracts bugs.',
+        '2,Why did the developer go broke?,Because he used up all his cache.',
+        "3,Why do Java developers wear glasses?,Because they can't C#.",
+        "4,What's a programmer's favorite hangout place?,Foo Bar.",
+        '',
+      ].join('\n');
+      const added = "5,Why did 7sadfh32u23gdaWF cross the road?,To debug the chicken's code.\n";
+      const cap = new EditCapture({ recordFallback: () => false });
+      cap.addTransition({ id: 't1', file: 'jokes.csv', time: 1000, before, after: before + added, source: 'bulk' });
+      const out = es.flatMap((e, i) =>
+        cap.addClaim({
+          key: `k${i}`,
+          file: 'jokes.csv',
+          agent: 'copilot',
+          sessionId: e.sessionId,
+          turn: 1,
+          interactionKey: 'i',
+          edit: { ...e, timestamp: undefined },
+          receivedAt: 2000,
+        }),
+      );
+      assert.equal(out.length, 1);
+      const o = out[0];
+      assert.ok(o.kind === 'ai');
+      assert.equal(replacementStats(o.transition.before, o.transition.after).added, 1, 'one line is Copilot’s');
+      assert.equal(o.transition.after, before + added);
+      assert.ok(o.transition.before.startsWith('id,setup,punchline\n1,'), 'the existing lines stay the person’s');
     });
 
     it('the 1.109 log read as it grew, line by line, gives the same events once each; its compacted form adds nothing', function () {
@@ -294,6 +331,8 @@ describe('GitHub Copilot Chat sessions (src/core/agents/copilot)', () => {
                   kind: 'textEditGroup',
                   uri: { $mid: 1, fsPath: `${repo}/d.ts`, path: `${repo}/d.ts`, scheme: 'file' },
                   edits: [
+                    // an unchanged line rewritten with its own text: never claimed
+                    [{ text: 'const keep = 0;', range: { startLineNumber: 1, startColumn: 1, endLineNumber: 1, endColumn: 16 } }],
                     [{ text: 'const d = 1;', range: { startLineNumber: 3, startColumn: 1, endLineNumber: 3, endColumn: 1 } }],
                     [{ text: '\n', range: { startLineNumber: 4, startColumn: 1, endLineNumber: 4, endColumn: 1 } }],
                     [],

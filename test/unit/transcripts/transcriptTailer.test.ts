@@ -351,6 +351,66 @@ describe('TranscriptTailer', () => {
     assert.deepEqual(prompts(b.events), ['new one', 'new two', 'new three']);
   });
 
+  it('tails a Copilot Chat .jsonl mutation log: appended entries, a half-written line, the compacted (shorter) rewrite, a restart', async () => {
+    const file = path.join(tmp.dir, 'workspaceStorage', 'abc', 'chatSessions', 'c0ffee00-1111-4222-8333-444455556666.jsonl');
+    const store = new MemoryOffsetStore();
+    const req = (id: string, text: string, withResult: boolean) => ({
+      requestId: id,
+      timestamp: Date.parse('2026-12-07T10:00:00.000Z'),
+      message: { text },
+      modelId: 'copilot/gpt-4.1',
+      response: [{ value: `done: ${text}` }],
+      ...(withResult
+        ? {
+            result: {
+              metadata: {
+                toolCallRounds: [
+                  {
+                    toolCalls: [
+                      { id: `call-${id}`, name: 'create_file', arguments: JSON.stringify({ filePath: `/repo/${id}.ts`, content: 'x\n' }) },
+                    ],
+                  },
+                ],
+              },
+            },
+          }
+        : {}),
+    });
+    const line = (e: unknown) => JSON.stringify(e) + '\n';
+    writeFile(file, line({ kind: 0, v: { version: 3, sessionId: 'c0ffee00', requests: [req('r1', 'first', true)] } }));
+    const { t, events } = tailer(file, { agent: 'copilot', offsetStore: store });
+    await t.start();
+    const kinds = () =>
+      events
+        .map((e) => e.event.kind)
+        .filter((k) => k !== 'session')
+        .join(',');
+    assert.equal(kinds(), 'prompt,edit,response');
+    assert.ok(events.every((e) => e.event.sessionId === 'c0ffee00'));
+    // a second request pushed, then its result set; a half-written entry waits for the rest
+    fs.appendFileSync(file, line({ kind: 2, k: ['requests'], v: [req('r2', 'second', false)] }) + '{"kind":1,"k":["requests",1,"res');
+    await t.readNow();
+    assert.equal(kinds(), 'prompt,edit,response,prompt');
+    const r2 = req('r2', 'second', true);
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/\{"kind":1,"k":\["requests",1,"res$/, ''));
+    fs.appendFileSync(file, line({ kind: 1, k: ['requests', 1, 'result'], v: r2.result }));
+    await t.readNow();
+    assert.equal(kinds(), 'prompt,edit,response,prompt,edit,response');
+    // VS Code compacts the log: one kind-0 line with the same state, shorter than the log
+    const before = fs.statSync(file).size;
+    fs.writeFileSync(file, line({ kind: 0, v: { version: 3, sessionId: 'c0ffee00', requests: [req('r1', 'first', true), r2] } }));
+    assert.ok(fs.statSync(file).size < before);
+    await t.readNow();
+    assert.equal(kinds(), 'prompt,edit,response,prompt,edit,response', 'nothing twice after the compaction');
+    t.dispose();
+    const again = tailer(file, { agent: 'copilot', offsetStore: store });
+    await again.t.start();
+    assert.deepEqual(
+      again.events.map((e) => e.event.kind),
+      ['session'],
+    );
+  });
+
   it('re-parses a legacy Gemini .json file on change and emits only new or changed records', async () => {
     const dir = path.join(fixturesRoot, 'gemini', 'json-legacy');
     const file = path.join(tmp.dir, 'chats', 'session-2026-01-10T09-00-3c9e1f2a.json');

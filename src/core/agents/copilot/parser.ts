@@ -29,8 +29,8 @@ import { copilotEditTools } from './tools';
  * - edits: `result.metadata.toolCallRounds[].toolCalls[]` (`arguments` a JSON string) of the tools
  *   in ./tools.ts, once per call id: `replace_string_in_file` and `multi_replace_string_in_file`
  *   (old/new string), `create_file` (contents), `apply_patch` (Codex patch, one edit per file);
- *   `insert_edit_into_file` carries a sketch, so its edit is the text the editor applied (the
- *   insertions and replacements of the request's `textEditGroup` parts for that file), or none;
+ *   `insert_edit_into_file` carries a sketch, so its edits are the text the editor inserted (the
+ *   empty-range TextEdits of the request's `textEditGroup` parts for that file), or none;
  *   an edit of a file that a later request reports undone (`editedFileEvents` kind 2) is `failed`.
  * Copilot applies its edits through the editor, so an edit event is only a claim: the captured
  * editor change decides which lines are AI (`editsArrive: 'editor'`, src/core/capture).
@@ -410,8 +410,8 @@ function undoneFiles(requests: readonly Request[], cwd: string | undefined): Map
 }
 
 /**
- * The text the editor applied per file in a request's `textEditGroup` parts: each TextEdit's new
- * text that is not blank (an insertion or a replacement whose old text the record does not give).
+ * The text the editor inserted per file in a request's `textEditGroup` parts: each TextEdit with
+ * an empty range and a text that is not blank.
  */
 function textEditGroups(parts: readonly unknown[], cwd: string | undefined): Map<string, string[]> {
   const out = new Map<string, string[]>();
@@ -425,7 +425,12 @@ function textEditGroups(parts: readonly unknown[], cwd: string | undefined): Map
     for (const edits of g.data.edits.slice(0, 10_000))
       for (const te of edits) {
         const t = textEditSchema.safeParse(te);
-        if (t.success && t.data.text.trim() !== '' && list.length < 10_000) list.push(t.data.text);
+        if (!t.success || t.data.text.trim() === '' || list.length >= 10_000) continue;
+        // only a pure insertion is surely new text: a replacement's old text is not in the record,
+        // and Copilot rewrites unchanged lines with their own text (a claim of those would take a
+        // person's line)
+        const r = t.data.range;
+        if (r.startLineNumber === r.endLineNumber && r.startColumn === r.endColumn) list.push(t.data.text);
       }
     out.set(key(f), list);
   }
