@@ -161,9 +161,12 @@ export class TranscriptDiscovery {
       }
       // watched even when missing: the watcher then watches its nearest existing ancestor, so an
       // agent used for the first time after the window opened is picked up at once
-      watchDirs.add(agentRoot.dir);
+      // (an editor's workspaceStorage only when it exists: every editor flavour is a candidate)
+      const editorRoot = layout === 'copilotChatSessions';
+      if (!editorRoot) watchDirs.add(agentRoot.dir);
       const dirOk = await this.statDir(agentRoot.dir);
       if (!dirOk) continue;
+      if (editorRoot) watchDirs.add(agentRoot.dir);
       try {
         switch (layout) {
           case 'claudeProjects':
