@@ -264,6 +264,7 @@ for (const [name, theme] of themes) {
       assert.equal(await frame.locator('#details [data-action="showNote"]').count(), 1, 'Show Note offered for a noted commit');
       assert.ok((await frame.locator('#details [data-select]').count()) > 0, 'the edits that went into the commit are listed');
       const tlFrame = frame;
+      await assertCodicons(tlFrame); // the zoom buttons' product icons
       const colours = await themeColours(tlFrame);
       assert.ok(colours.themeBackground, 'the timeline gets the theme colours');
       if (name === 'hc') {
