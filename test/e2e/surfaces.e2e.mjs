@@ -106,6 +106,12 @@ async function inSomeWebview(page, selector, text, ms = 30_000) {
   }
 }
 
+/** Presses a webview button with the keyboard (a workbench hover left over a tab can cover it for the mouse). */
+async function pressButton(page, locator) {
+  await locator.focus();
+  await page.keyboard.press('Enter');
+}
+
 /** The timeline pictures of each theme, compared after the three runs. */
 const timelineShots = {};
 
@@ -291,6 +297,7 @@ for (const [name, theme] of themes) {
       assert.equal(await frame.locator('#details [data-action="showNote"]').count(), 1, 'Show Note offered for a noted commit');
       assert.ok((await frame.locator('#details [data-select]').count()) > 0, 'the edits that went into the commit are listed');
       const tlFrame = frame;
+      await assertCodicons(tlFrame); // the zoom buttons' product icons
       const colours = await themeColours(tlFrame);
       assert.ok(colours.themeBackground, 'the timeline gets the theme colours');
       if (name === 'hc') {
@@ -329,7 +336,7 @@ for (const [name, theme] of themes) {
     it('the timeline list view lists sessions, prompts, edits and commits and works with the keyboard only', async function () {
       await runCommand(wb.page, 'Agent Note: Show Timeline');
       const frame = await frameWith(wb.page, '[data-view="list"]');
-      await frame.locator('[data-view="list"]').click();
+      await pressButton(wb.page, frame.locator('[data-view="list"]'));
       const list = frame.locator('.list-container [role="listbox"]');
       await list.waitFor({ timeout: 30_000 });
       await frame
@@ -341,7 +348,7 @@ for (const [name, theme] of themes) {
       assert.match(body, /feat: percentage discount codes/);
       await shot(wb.page, `surfaces-${name}-timeline-list`);
       if (name !== 'dark') {
-        await frame.locator('[data-view="axis"]').click();
+        await pressButton(wb.page, frame.locator('[data-view="axis"]'));
         return;
       }
       // keyboard only: "/" focuses the filter, type, Escape back, arrows move, Enter opens the note
@@ -367,7 +374,7 @@ for (const [name, theme] of themes) {
       await wb.page.keyboard.press('Enter');
       await inSomeWebview(wb.page, '.prompt', 'formatCents');
       await runCommand(wb.page, 'Agent Note: Show Timeline');
-      await (await frameWith(wb.page, '[data-view="axis"]')).locator('[data-view="axis"]').click();
+      await pressButton(wb.page, (await frameWith(wb.page, '[data-view="axis"]')).locator('[data-view="axis"]'));
     });
 
     if (name === 'dark')

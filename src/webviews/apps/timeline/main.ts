@@ -3,6 +3,7 @@
  * model in src/core/timeline, math in axis.ts, DOM in laneView.ts, HTML in axisRender.ts, UI
  * logic in axisState.ts) and the flat list (state.ts, render.ts).
  */
+import '../shared/codicons.css';
 import './timeline.css';
 import './axis.css';
 import {
