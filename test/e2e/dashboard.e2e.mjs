@@ -284,7 +284,10 @@ describe('Dashboard (exported site in Chromium, file://)', function () {
       );
       await page.fill('[data-filter="from"]', '2026-03-01');
       await page.fill('[data-filter="to"]', '2026-03-31');
-      const inMarch = truth.notes.filter((n) => days.get(n.commit) >= '2026-03-01' && days.get(n.commit) <= '2026-03-31');
+      const inMarch = truth.notes.filter((n) => {
+        const d = days.get(n.commit) ?? '';
+        return d >= '2026-03-01' && d <= '2026-03-31';
+      });
       const commitsInMarch = [...days.values()].filter((d) => d >= '2026-03-01' && d <= '2026-03-31').length;
       assert.ok(inMarch.length > 100 && inMarch.length < truth.notes.length, `${inMarch.length} notes in March`);
       assert.deepEqual(await figures(page), expected(inMarch, commitsInMarch));
