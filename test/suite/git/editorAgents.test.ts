@@ -127,3 +127,84 @@ describe('editor and repository agents: Cline and Aider', function () {
     ]);
   });
 });
+
+/**
+ * Roo Code: a task folder in the editor's `globalStorage/rooveterinaryinc.roo-cline/tasks/` with
+ * native tool calls and `tool_result` blocks, its `apply_diff` applied through the editor. (Its
+ * `roo-cline.customStoragePath` is covered by unit tests: a setting no installed extension declares
+ * cannot be written through the API, and code-server does not pick up a settings file edited
+ * behind its back.)
+ */
+describe('editor agents: Roo Code', function () {
+  this.timeout(120_000);
+  let root: string;
+
+  before(async () => {
+    root = await readyRepository();
+  });
+
+  it('reads a Roo task from globalStorage and notes its apply_diff edit made through the editor', async () => {
+    const api = await agentNote();
+    const userDir = api.editorStorage().userDir!;
+    const store = path.join(userDir, 'globalStorage', 'rooveterinaryinc.roo-cline');
+    const rel = 'roo/list.ts';
+    fs.mkdirSync(path.join(root, 'roo'), { recursive: true });
+    fs.writeFileSync(path.join(root, rel), 'export const items = [1, 2];\n');
+    await recorded(root, commitIn(root, 'chore: roo list'));
+    const id = '6f1c0a4e-0000-4000-8000-' + String(Date.now()).slice(-12);
+    const dir = path.join(store, 'tasks', id);
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'api_conversation_history.json');
+    const env = `<environment_details>\n# Current Time\n${new Date().toISOString()}\n\n# Current Workspace Directory (${root}) Files\nroo/list.ts\n</environment_details>`;
+    const msgs: unknown[] = [
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: '<task>\nAdd 3 to the items\n</task>' },
+          { type: 'text', text: env },
+        ],
+        ts: Date.now(),
+      },
+    ];
+    fs.writeFileSync(file, JSON.stringify(msgs));
+    await waitFor(() => api.sessions(root).find((s) => s.agent === 'roo' && s.id === id), 60_000, 'roo task');
+    const uri = vscode.Uri.file(path.join(root, rel));
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(uri, new vscode.Range(0, 0, 0, doc.lineAt(0).text.length), 'export const items = [1, 2, 3];');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    await doc.save();
+    await sleep(300);
+    msgs.push({
+      role: 'assistant',
+      ts: Date.now(),
+      content: [
+        { type: 'text', text: 'Adding 3.' },
+        {
+          type: 'tool_use',
+          id: 'call_roo_1',
+          name: 'apply_diff',
+          input: {
+            path: rel,
+            diff: '<<<<<<< SEARCH\n:start_line:1\n-------\nexport const items = [1, 2];\n=======\nexport const items = [1, 2, 3];\n>>>>>>> REPLACE',
+          },
+        },
+      ],
+    });
+    msgs.push({
+      role: 'user',
+      ts: Date.now(),
+      content: [
+        { type: 'tool_result', tool_use_id: 'call_roo_1', content: [{ type: 'text', text: `{"path":"${rel}","operation":"modified"}` }] },
+      ],
+    });
+    fs.writeFileSync(file, JSON.stringify(msgs));
+    await waitFor(() => api.sessions(root).find((s) => s.agent === 'roo' && s.id === id && s.files.includes(rel)), 15_000, 'roo edit');
+    await sleep(1500);
+    const sha = commitIn(root, 'feat: three items');
+    const note = await waitForNote(root, sha);
+    assert.equal(note.agent, 'roo');
+    assert.equal(note.interactions[0].prompt, 'Add 3 to the items');
+    assert.deepEqual(note.files, [{ path: rel, by_ai: true, ai_ranges: [{ start: 1, end: 1, interaction: 0 }] }]);
+  });
+});

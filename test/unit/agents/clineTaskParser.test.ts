@@ -167,6 +167,31 @@ describe('Cline family task parser (docs/transcripts.md §7–§9)', () => {
     assert.deepEqual(p.parseWholeFile(JSON.stringify(msgs)), []);
   });
 
+  it('re-reads only the messages not final yet on a rewrite (bounded cost), everything again after a cut', () => {
+    const p = new ClineParser({ filePath: '/u/tasks/2/api_conversation_history.json', cwdHint: '/w/repo' });
+    const msgs: { role: string; content: string }[] = [{ role: 'user', content: '<task>\none\n</task>' }];
+    for (let i = 0; i < 50; i++) msgs.push({ role: i % 2 ? 'user' : 'assistant', content: `text ${i}` });
+    p.parseWholeFile(JSON.stringify(msgs));
+    assert.equal(p.stats.records, 51);
+    msgs.push({ role: 'assistant', content: 'more' });
+    const ev = p.parseWholeFile(JSON.stringify(msgs));
+    // the previous last message (it might still have changed) and the new one
+    assert.equal(p.stats.records, 53);
+    assert.deepEqual(
+      ev.filter((e) => e.kind === 'response').map((e) => (e as { text: string }).text),
+      ['more'],
+    );
+    // a restored checkpoint cuts the history and goes on from there: read from the start, no repeats
+    const cut = msgs.slice(0, 20);
+    cut.push({ role: 'assistant', content: 'after the restore' });
+    const again = p.parseWholeFile(JSON.stringify(cut));
+    assert.equal(p.stats.records, 53 + 21);
+    assert.deepEqual(
+      again.filter((e) => e.kind === 'response').map((e) => (e as { text: string }).text),
+      ['after the restore'],
+    );
+  });
+
   it('reads XML tool calls of older Cline tasks and several SEARCH/REPLACE blocks as one edit each', () => {
     const p = new ClineParser({ filePath: '/u/tasks/1/api_conversation_history.json', cwdHint: '/w/repo' });
     const msgs = [

@@ -192,8 +192,10 @@ export class ClineTaskParser extends BaseParser {
     }
     if (prompts.length > 0) {
       const text = sanitizePrompt(prompts.join('\n\n'));
-      if (text !== undefined && !this.seen(`p:${index}`))
-        this.emit({ kind: 'prompt', timestamp: this.time, text, recordId: `m${index}`, model: this.model });
+      // keyed by place and text: a restored checkpoint reuses places for new prompts
+      const recordId = text !== undefined ? `m${index}:${hashOf(text).slice(0, 8)}` : undefined;
+      if (text !== undefined && recordId !== undefined && !this.seen(`p:${recordId}`))
+        this.emit({ kind: 'prompt', timestamp: this.time, text, recordId, model: this.model });
     }
     return 'ok';
   }
