@@ -31,18 +31,13 @@ export interface AgentNoteApi {
   recordCommit(root: string, rev?: string): Promise<string | undefined>;
   /** The settings in effect for the repository at `root` (resource-scoped ones read with its URI). */
   settings(root: string): Readonly<AgentNoteConfig> | undefined;
-  /**
-   * The editor storage folders Agent Note reads editor-hosted agents' sessions from: this editor's
-   * `<User>` folder and this window's `workspaceStorage/<id>` folder (Copilot Chat's sessions are
-   * in its `chatSessions/`); undefined parts when the host has no local storage.
-   */
-  editorStorage(): { userDir?: string; workspaceStorageDir?: string };
   /** Transcripts tailed now in the repository at `root`, per agent. */
   tailedTranscripts(root: string): Partial<Record<string, number>>;
   /**
    * The editor's storage folders as the extension read them from its context (`userDir` is the
-   * `<User>` folder whose `globalStorage/<extension>/tasks` editor agents write) and the editor
-   * agents' storage settings.
+   * `<User>` folder whose `globalStorage/<extension>/tasks` editor agents write; `workspaceStorageDir`
+   * this window's `workspaceStorage/<id>`, whose `chatSessions/` holds Copilot Chat's sessions;
+   * undefined parts when the host has no local storage) and the editor agents' storage settings.
    */
   editorStorage(): { userDir?: string; workspaceStorageDir?: string; customStoragePaths?: Readonly<Record<string, string>> };
   /** Status bar text ('' when hidden). */
@@ -125,7 +120,6 @@ export function activate(context: vscode.ExtensionContext): AgentNoteApi {
     settings: (root) => s.registry.all.find((r) => r.root === root)?.settings,
     editorStorage: () => ({ ...s.editorStorage }),
     tailedTranscripts: (root) => s.registry.all.find((r) => r.root === root)?.tailedTranscripts() ?? {},
-    editorStorage: () => ({ ...s.editorStorage }),
     recordCommit: async (root, rev) => (await s.registry.all.find((r) => r.root === root)?.recordAgain(rev))?.kind,
     statusBarText: () => surfaces.statusBar?.visibleText ?? '',
     statusBarTooltip: () => {

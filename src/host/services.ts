@@ -30,14 +30,10 @@ export class Services implements vscode.Disposable {
   /** Resolves once the git extension is wired up (or known to be unavailable). */
   readonly ready: Promise<void>;
 
-  /** The running editor's storage folders (editor-hosted agents' sessions: Copilot Chat). */
-  readonly editorStorage: EditorStorage;
-
   constructor(readonly context: vscode.ExtensionContext) {
     this.editorStorage = editorStorageOf(context);
     this.log = this.own(new HostLogger());
     this.config = readConfig();
-    this.editorStorage = editorStorageOf(context);
     this.git = this.own(new GitExtensionAdapter(this.log.child('git')));
     this.registry = this.own(
       new RepositoryRegistry(
