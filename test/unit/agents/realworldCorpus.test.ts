@@ -200,7 +200,7 @@ const feeds: { readonly [Id in AgentId]: Feed } = {
  * Where this project decides a debatable case differently from `expected.json` (its README: decide,
  * document, be consistent), with the reason; docs/transcripts.md, "The real-world corpus".
  */
-const decisions: Record<string, { prompts?: string[]; notRead?: true; editsMissing?: string[]; why: string }> = {
+const decisions: Record<string, { prompts?: string[]; notRead?: true; editsMissing?: string[]; uiOnlySaves?: string[]; why: string }> = {
   'cursor/agent-sessions--synthetic--large.jsonl': {
     prompts: ['What files are here?', 'Read file1.txt.', 'Thanks.'],
     why: 'a Cursor user message without <user_query> is kept as typed text (older builds write none; docs/transcripts.md §1.3)',
@@ -208,6 +208,14 @@ const decisions: Record<string, { prompts?: string[]; notRead?: true; editsMissi
   'copilot/git-ai--derived--transcript-0.47.0--copilot_vscode_event_stream.jsonl': {
     notRead: true,
     why: 'a Copilot hooks transcript, not a chatSessions file: discovery never hands it to the parser (docs/transcripts.md §11.1), which reads nothing from it',
+  },
+  'cline/online-card-arch--1769064454592--ui_messages.json': {
+    uiOnlySaves: ['ModifyCardSystem.cs'],
+    why: 'the first save (message 135) was interrupted mid-stream (a [TASK RESUMPTION] follows, the file was left cut and rewritten at 146): it exists only in ui_messages.json and is not attributed (docs/transcripts.md §7.4)',
+  },
+  'aider/simple-calculator--0.82.2--aider.chat.history.md': {
+    editsMissing: ["If you're using **npm**"],
+    why: "aider took a prose line of a `whole` reply for a file name (line 1647, `Applied edit to If you're using **npm**`); the parser does not read prose as a file name, so that write is not claimed: a gap, never a wrong claim",
   },
   'aider/health-analyzer-poc--0.83.1--aider.chat.history.md': {
     editsMissing: ['metrics_check.py'],
@@ -361,6 +369,57 @@ export function compareWithExpected(entry: ExpectedEntry, fed: FedFile): string[
   return diffs;
 }
 
+/**
+ * A Cline-family companion entry (`ui_messages`, `task_metadata`) is fed the folder's read (the
+ * history; the companions are not read, docs/transcripts.md §7.4): its prompts and edit calls are
+ * the history entry's of the same task, its session id and models its own, and its own file list is
+ * checked against what the read produced (`companionDiffs`).
+ */
+function companionExpectation(
+  entry: ExpectedEntry,
+  entries: readonly ExpectedEntry[],
+): { expectation: ExpectedEntry; own?: ExpectedEntry } {
+  const m = /^(.*--[^-]+--)(ui_messages|task_metadata)\.json$/.exec(entry.file);
+  if (!m) return { expectation: entry };
+  const history = entries.find((e) => e.file === `${m[1]}api_conversation_history.json`);
+  if (!history) throw new Error(`no history entry for ${entry.file}`);
+  return { expectation: { ...history, file: entry.file, sessionId: entry.sessionId, models: entry.models }, own: entry };
+}
+
+/**
+ * A companion's own edit list against the read: `ui_messages` says (file relative to the task's
+ * cwd, once per save) what was written, so each found edit call is one of its saves and the other
+ * way round; `task_metadata` lists every file Cline saw edited (with files others wrote, like a
+ * Unity `.meta`), so every file the read claims must be in it.
+ */
+function companionDiffs(own: ExpectedEntry, fed: FedFile): string[] {
+  const edits = fed.events.filter((e): e is Extract<AgentEvent, { kind: 'edit' }> => e.kind === 'edit' && e.failed !== true);
+  const calls = [...new Map(edits.map((e) => [`${e.toolUseId} ${e.file}`, e.file])).values()];
+  const listed = (own.edits ?? []).map((e) => e.file);
+  if (own.file.endsWith('--ui_messages.json')) {
+    const rest = [...calls];
+    const unmatched: string[] = [];
+    const uiOnly = [...(decisions[own.file]?.uiOnlySaves ?? [])];
+    for (const f of listed) {
+      const skip = uiOnly.indexOf(f);
+      if (skip >= 0) {
+        uiOnly.splice(skip, 1);
+        continue;
+      }
+      const i = rest.findIndex((c) => c === f || c.endsWith(`/${f}`));
+      if (i < 0) unmatched.push(f);
+      else rest.splice(i, 1);
+    }
+    return [
+      ...(unmatched.length ? [`ui_messages saves without an edit call: ${unmatched.join(', ')}`] : []),
+      ...(rest.length ? [`edit calls without a ui_messages save: ${rest.join(', ')}`] : []),
+    ];
+  }
+  const known = new Set(listed);
+  const unlisted = [...new Set(calls)].filter((f) => !known.has(f));
+  return unlisted.length ? [`edited files task_metadata does not list: ${unlisted.join(', ')}`] : [];
+}
+
 const present = existsSync(join(corpusRoot, 'expected.json'));
 
 describe('real-world transcript corpus (../shared/fixtures/realworld-transcripts)', function () {
@@ -386,8 +445,9 @@ describe('real-world transcript corpus (../shared/fixtures/realworld-transcripts
     if (!isAgentId(entry.agent)) continue;
     const feed = feeds[entry.agent];
     it(`${entry.file}: prompts, edits per file, session id and models as expected`, async () => {
-      const fed = await feed(join(corpusRoot, entry.file), entry);
-      const diffs = compareWithExpected(entry, fed);
+      const { expectation, own } = companionExpectation(entry, entries);
+      const fed = await feed(join(corpusRoot, entry.file), expectation);
+      const diffs = [...compareWithExpected(expectation, fed), ...(own ? companionDiffs(own, fed) : [])];
       if (diffs.length) assert.fail(`${entry.file} (${entry.class}):\n  ${diffs.join('\n  ')}`);
     });
   }
