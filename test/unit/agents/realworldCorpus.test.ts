@@ -68,7 +68,7 @@ interface FedFile {
   cwd?: string;
 }
 
-/** How one agent's corpus entry is fed to its parser: a single file (most) or, later, a task folder. */
+/** How one agent's corpus entry is fed to its parser: a single file, a task folder (Cline family) or a work tree file (Aider). */
 type Feed = (absPath: string, entry: ExpectedEntry) => Promise<FedFile>;
 
 /**
@@ -190,7 +190,7 @@ const feeds: { readonly [Id in AgentId]: Feed } = {
   gemini: tailFile({ withCwd: true }),
   copilot: tailFile(),
   cline: taskFolder('cline'),
-  // no Roo or Kilo task in the corpus yet; their folders are Cline's (§8, §9)
+  // no Roo or Kilo task in the corpus yet; their folders are Cline's (docs/transcripts.md §8, §9)
   roo: taskFolder('roo'),
   kilo: taskFolder('kilo'),
   aider: aiderHistory,
