@@ -219,7 +219,7 @@ const decisions: Record<string, { prompts?: string[]; notRead?: true; editsMissi
   },
   'aider/health-analyzer-poc--0.83.1--aider.chat.history.md': {
     editsMissing: ['metrics_check.py'],
-    why: 'in the `whole` edit format the model wrote a SEARCH/REPLACE block inside the fenced listing (line 889); the parser reads neither a listing nor a block there: a gap (no claim), not a wrong one',
+    why: 'in the `whole` edit format the model wrote a SEARCH/REPLACE block inside the fenced listing (line 889); the parser deliberately claims neither a listing nor a block there (`findBlocks` skips a listing holding SEARCH markers: what aider wrote, the markers or the replace text, is unknown): a gap, never a wrong claim',
   },
 };
 
