@@ -195,6 +195,74 @@ describe('history rewrites from a terminal (issue #18)', function () {
     await hoverSays('rs/b.ts', 1, 'AI', 'Write rs/b.ts');
   });
 
+  it('reset --soft, then one commit: the recommit has the union of both AI commits’ prompts and ranges', async () => {
+    await personCommit({ 'rsoft/README.md': '# soft\n' }, 'chore: rsoft');
+    git(root, 'checkout', '-q', '-b', 'rsoft-feature');
+    const s = new ClaudeSession(root);
+    await aiCommit(s, 'Write rsoft/one.ts', 'rsoft/one.ts', 'export const one = 1;\n');
+    await aiCommit(s, 'Write rsoft/two.ts', 'rsoft/two.ts', 'export const two = 2;\nexport const twice = 4;\n');
+    git(root, 'reset', '-q', '--soft', 'HEAD~2');
+    git(root, 'commit', '-q', '-m', 'feat: one and two together');
+    const sha = git(root, 'rev-parse', 'HEAD').trim();
+    const n = await noteWhen(sha, (x) => x.files.filter((f) => f.by_ai).length === 2, 'the recommit’s note');
+    assert.deepEqual(rangesWithPrompts(n), [
+      ['rsoft/one.ts', true, [[1, 1, 'Write rsoft/one.ts']]],
+      ['rsoft/two.ts', true, [[1, 2, 'Write rsoft/two.ts']]],
+    ]);
+    assert.deepEqual(n.attribution, { ai_ratio: 100, method: 'line', lines: { ai_added: 3, total_added: 3, deleted: 0 } });
+    await hoverSays('rsoft/two.ts', 2, 'AI', 'Write rsoft/two.ts');
+  });
+
+  it('after a pull, a hosting commit that only shares one line with an AI commit gets no derived claim; the squash next to it does', async () => {
+    const remoteDir = fs.mkdtempSync(path.join(os.tmpdir(), 'an-lookalike-'));
+    const bare = path.join(remoteDir, 'remote.git');
+    git(remoteDir, 'init', '-q', '--bare', `--initial-branch=${home}`, bare);
+    git(root, 'remote', 'add', 'hosting-lk', bare);
+    try {
+      await personCommit({ 'lk/README.md': '# lookalike\n' }, 'chore: lk');
+      git(root, 'push', '-q', 'hosting-lk', home);
+      git(root, 'checkout', '-q', '-b', 'lk-feature');
+      const s = new ClaudeSession(root);
+      const body = ['export function clamp(x: number, lo: number, hi: number): number {', '  return Math.min(hi, Math.max(lo, x));', '}'];
+      const ai = await aiCommit(s, 'Write lk/clamp.ts', 'lk/clamp.ts', `${body.join('\n')}\n`);
+      git(root, 'push', '-q', 'hosting-lk', 'lk-feature', 'refs/notes/agentnote');
+      git(root, 'checkout', '-q', home);
+      // the hosting service: someone else's commit that happens to contain the AI's closing brace
+      // line and nothing else of it, then "Squash and merge" of the feature branch
+      const server = path.join(remoteDir, 'server');
+      git(remoteDir, 'clone', '-q', bare, server);
+      fs.mkdirSync(path.join(server, 'lk'), { recursive: true });
+      fs.writeFileSync(path.join(server, 'lk/other.ts'), 'export function other(): void {\n  console.log("mine");\n}\n');
+      git(server, 'add', 'lk/other.ts');
+      git(server, 'commit', '-q', '-m', 'feat: other (#8)');
+      const other = git(server, 'rev-parse', 'HEAD').trim();
+      git(server, 'merge', '--squash', 'origin/lk-feature');
+      execFileSync('git', ['commit', '-q', '-m', 'Add clamp (#9)'], {
+        cwd: server,
+        env: { ...process.env, GIT_COMMITTER_NAME: 'GitHub', GIT_COMMITTER_EMAIL: 'noreply@github.com' },
+      });
+      const squash = git(server, 'rev-parse', 'HEAD').trim();
+      git(server, 'push', '-q', 'origin', home);
+      git(server, 'push', '-q', 'origin', '--delete', 'lk-feature');
+      git(root, 'pull', '-q', '--ff-only', 'hosting-lk', home);
+      const n = await noteWhen(squash, () => true, 'the squash commit’s derived note');
+      assert.deepEqual((n as Note & { derived_from?: string[] }).derived_from, [ai]);
+      assert.deepEqual(rangesWithPrompts(n), [['lk/clamp.ts', true, [[1, 3, 'Write lk/clamp.ts']]]]);
+      // both commits of the pull were looked at (the squash's note is there; a moment more for a late pass)
+      await sleep(2000);
+      assert.equal(noteOf(root, other), undefined, 'one shared line is not a squash of the AI commit');
+      await hoverSays('lk/other.ts', 3, 'unclaimed');
+      await hoverSays('lk/clamp.ts', 3, 'AI', 'Write lk/clamp.ts');
+    } finally {
+      git(root, 'remote', 'remove', 'hosting-lk');
+      try {
+        fs.rmSync(remoteDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+      } catch {
+        // left in the temp dir
+      }
+    }
+  });
+
   it('rebase -i with reorder, squash and fixup: each new commit has the union of its sources’ prompts and ranges', async () => {
     const base = await personCommit({ 'ir/README.md': '# ir\n' }, 'chore: ir');
     git(root, 'checkout', '-q', '-b', 'ir-topic');
