@@ -290,11 +290,6 @@ export function buildTimelineModel(input: TimelineModelInput): TimelineModel {
   }
   drafts.sort(compareMarks);
   const marks: TimelineMark[] = drafts;
-  return indexedModel(lanes, marks);
-}
-
-/** The model of `marks` (in time order) on `lanes`, with its per-lane and per-id indexes and time span. */
-function indexedModel(lanes: TimelineLane[], marks: TimelineMark[]): TimelineModel {
   const byLane: number[][] = lanes.map(() => []);
   const byId = new Map<string, number>();
   marks.forEach((m, i) => {
@@ -317,7 +312,8 @@ export function markPasses(model: TimelineModel, m: TimelineMark, f: TimelineMod
   if (f.agents.length > 0 && (m.agent === null || !f.agents.includes(m.agent))) return false;
   if (f.from !== null && m.t < f.from) return false;
   if (f.to !== null && m.t > f.to) return false;
-  if (f.file !== null && (m.kind === 'session' || !m.files.includes(f.file))) return false;
+  if (f.file !== null && m.kind !== 'session' && !m.files.includes(f.file)) return false;
+  if (f.file !== null && m.kind === 'session') return false;
   if (f.branch !== null) {
     const onBranch = (id: string) => {
       const i = model.byId.get(id);
@@ -343,7 +339,13 @@ export function filterTimelineModel(model: TimelineModel, f: TimelineModelFilter
     lanes.push(l);
   });
   const marks = keep.map((m) => (laneMap.get(m.lane) === m.lane ? m : { ...m, lane: laneMap.get(m.lane) as number }));
-  return indexedModel(lanes, marks);
+  const byLane: number[][] = lanes.map(() => []);
+  const byId = new Map<string, number>();
+  marks.forEach((m, i) => {
+    byLane[m.lane].push(i);
+    byId.set(m.id, i);
+  });
+  return { lanes, marks, byLane, byId, start: marks.length ? marks[0].t : 0, end: marks.length ? marks[marks.length - 1].t : 0 };
 }
 
 /** Agents, files and branches offered by the filters (sorted; agents in first-seen lane order). */

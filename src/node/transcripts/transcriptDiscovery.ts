@@ -159,14 +159,14 @@ export class TranscriptDiscovery {
         }
         continue;
       }
-      // an agent's own home is watched even when missing (the watcher then watches its nearest
-      // existing ancestor, so an agent used for the first time is picked up at once); an editor's
-      // folder only when it exists (every editor flavour is a candidate, like the Cline family's)
-      const watchMissing = agentDefinition(agentRoot.agent).store.kind === 'agentHome';
-      if (watchMissing) watchDirs.add(agentRoot.dir);
+      // watched even when missing: the watcher then watches its nearest existing ancestor, so an
+      // agent used for the first time after the window opened is picked up at once
+      // (an editor's workspaceStorage only when it exists: every editor flavour is a candidate)
+      const editorRoot = layout === 'copilotChatSessions';
+      if (!editorRoot) watchDirs.add(agentRoot.dir);
       const dirOk = await this.statDir(agentRoot.dir);
       if (!dirOk) continue;
-      if (!watchMissing) watchDirs.add(agentRoot.dir);
+      if (editorRoot) watchDirs.add(agentRoot.dir);
       try {
         switch (layout) {
           case 'claudeProjects':
